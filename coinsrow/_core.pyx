@@ -1,0 +1,581 @@
+# cython: language_level=3
+"""The compiled loops of coinsrow: Fusion and Fruitless reductions, the Greedy merge.
+
+Only loops live here; input checks, result types and errors are in the Python wrappers.
+
+A game is given as one flat buffer of coins and, for each component, the half-open range
+``[starts[c], stops[c])`` of its coins in that buffer. Components ``0 .. n_rows - 1`` are rows
+(take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
+
+The int64 and float64 kernels share one fused implementation. int64 arithmetic is checked:
+an overflow is reported with ``STATUS_OVERFLOW`` and the wrapper redoes the game on Python
+ints with the ``*_objects`` kernels, which run the same algorithm on any Python numbers.
+"""
+
+from libc.stdint cimport int64_t, uint8_t
+from libc.stdlib cimport malloc, free
+from libc.math cimport isfinite
+import heapq
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int coinsrow_add_overflow(int64_t a, int64_t b, int64_t *r) {
+        return __builtin_add_overflow(a, b, r);
+    }
+    static inline int coinsrow_sub_overflow(int64_t a, int64_t b, int64_t *r) {
+        return __builtin_sub_overflow(a, b, r);
+    }
+    #else
+    /* Portable version (MSVC): unsigned arithmetic wraps without undefined behaviour. */
+    static inline int coinsrow_add_overflow(int64_t a, int64_t b, int64_t *r) {
+        int64_t s = (int64_t)((uint64_t)a + (uint64_t)b);
+        *r = s;
+        return ((a >= 0) == (b >= 0)) && ((s >= 0) != (a >= 0));
+    }
+    static inline int coinsrow_sub_overflow(int64_t a, int64_t b, int64_t *r) {
+        int64_t s = (int64_t)((uint64_t)a - (uint64_t)b);
+        *r = s;
+        return ((a >= 0) != (b >= 0)) && ((s >= 0) != (a >= 0));
+    }
+    #endif
+    """
+    bint coinsrow_add_overflow(int64_t a, int64_t b, int64_t *r) noexcept nogil
+    bint coinsrow_sub_overflow(int64_t a, int64_t b, int64_t *r) noexcept nogil
+
+
+ctypedef fused coin_t:
+    int64_t
+    double
+
+# Kernel status codes, read by the wrappers.
+STATUS_OK = 0
+STATUS_OVERFLOW = 1
+STATUS_NOT_FINITE = 2
+
+# End codes of a move in the play kernels' output.
+END_LEFT = 0
+END_RIGHT = 1
+END_TOP = 2
+
+cdef enum:
+    _OK = 0
+    _OVERFLOW = 1
+    _NOT_FINITE = 2
+    _NO_MEMORY = 3
+
+
+cdef inline bint _add(coin_t a, coin_t b, coin_t *r) noexcept nogil:
+    """r = a + b; true on int64 overflow (never for float64)."""
+    if coin_t is int64_t:
+        return coinsrow_add_overflow(a, b, r)
+    else:
+        r[0] = a + b
+        return False
+
+
+cdef inline bint _sub(coin_t a, coin_t b, coin_t *r) noexcept nogil:
+    """r = a - b; true on int64 overflow (never for float64)."""
+    if coin_t is int64_t:
+        return coinsrow_sub_overflow(a, b, r)
+    else:
+        r[0] = a - b
+        return False
+
+
+cdef struct Component:
+    int64_t first     # index in the scratch arrays of the first reduced entry
+    int64_t left      # next entry available from the left (rows) or the top (stacks)
+    int64_t right     # last entry still available (inclusive); left > right when exhausted
+    int64_t fused_end # one past the last entry after Fusion (before Fruitless)
+    int64_t stop      # one past the component's last coin
+    int64_t tail      # first coin of a stack's Fruitless tail (== stop when there is none)
+    bint is_stack
+
+
+cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
+                     coin_t *values, int64_t *segments, bint *overflow) noexcept nogil:
+    """Fusion reduction of coins[start:stop] into values[start:], return one past the top.
+
+    values[start:top] is the canonical bitonic form of the component. When ``segments``
+    is not NULL, segments[e] is the first coin of the contiguous, odd-length run of coins
+    that reduced entry e stands for.
+
+    The two top entries are kept in registers: each coin is compared against them before
+    it is stored, and memory is read again only after a fusion pops the stack.
+    """
+    cdef int64_t top = start          # one past the last stored entry
+    cdef int64_t p, seg
+    cdef coin_t v, second, first, t
+    cdef bint ovf = False
+    cdef bint has_first = False, has_second = False
+    for p in range(start, stop):
+        v = coins[p]
+        seg = p
+        # Fusion: x <= M >= v with x = second, M = first.
+        while has_second and second <= first and first >= v:
+            ovf |= _sub(second, first, &t)
+            ovf |= _add(t, v, &v)
+            top -= 2
+            if segments != NULL:
+                seg = segments[top]
+            # Reload the two entries below the popped ones.
+            has_second = top - start >= 2
+            has_first = top - start >= 1
+            if has_first:
+                first = values[top - 1]
+            if has_second:
+                second = values[top - 2]
+        values[top] = v
+        if segments != NULL:
+            segments[top] = seg
+        top += 1
+        second = first
+        has_second = has_first
+        first = v
+        has_first = True
+    overflow[0] |= ovf
+    return top
+
+
+cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
+    cdef int64_t p
+    for p in range(start, stop):
+        if not isfinite(coins[p]):
+            return p
+    return -1
+
+
+cdef int _reduce_all(const coin_t[::1] coins, const int64_t[::1] starts,
+                     const int64_t[::1] stops, Py_ssize_t n_rows,
+                     coin_t *values, int64_t *segments, Component *components,
+                     coin_t *fruitless, int64_t *bad_index) noexcept nogil:
+    """Fusion on every component, Fruitless at the bottom of every stack.
+
+    Fills ``components`` and adds the Fruitless terms to ``fruitless[0]``.
+    """
+    cdef Py_ssize_t k = starts.shape[0], c
+    cdef int64_t n = 0, start, stop, top, first
+    cdef bint ovf = False
+    cdef bint n_odd
+    cdef coin_t t
+    cdef Component *comp
+    for c in range(k):
+        n += stops[c] - starts[c]
+    n_odd = n & 1
+    if coin_t is double:
+        # NaN and infinities poison every comparison: refuse them before any work.
+        for c in range(k):
+            bad_index[0] = _first_not_finite(coins, starts[c], stops[c])
+            if bad_index[0] >= 0:
+                return _NOT_FINITE
+    fruitless[0] = 0
+    for c in range(k):
+        start = starts[c]
+        stop = stops[c]
+        top = _reduce(coins, start, stop, values, segments, &ovf)
+        comp = &components[c]
+        comp.first = start
+        comp.left = start
+        comp.fused_end = top
+        comp.stop = stop
+        comp.is_stack = c >= n_rows
+        comp.tail = stop
+        if comp.is_stack:
+            # Fruitless: a stack whose two bottom entries satisfy x <= M loses them at
+            # a known cost, (-1)^n (x - M) for the player to move in the whole game.
+            while top - start >= 2 and values[top - 2] <= values[top - 1]:
+                ovf |= _sub(values[top - 2], values[top - 1], &t)
+                if n_odd:
+                    ovf |= _sub(fruitless[0], t, fruitless)
+                else:
+                    ovf |= _add(fruitless[0], t, fruitless)
+                top -= 2
+            if segments != NULL and top < comp.fused_end:
+                comp.tail = segments[top]
+        comp.right = top - 1
+    return _OVERFLOW if ovf else _OK
+
+
+cdef inline bint _before(Component *components, coin_t *heads, int64_t a, int64_t b) noexcept nogil:
+    """Heap order: larger head first, then lower component index."""
+    return heads[a] > heads[b] or (heads[a] == heads[b] and a < b)
+
+
+cdef inline coin_t _head(Component *comp, coin_t *values) noexcept nogil:
+    if comp.is_stack:
+        return values[comp.left]
+    if values[comp.left] >= values[comp.right]:
+        return values[comp.left]
+    return values[comp.right]
+
+
+cdef void _sift_down(int64_t *heap, int64_t size, int64_t i, Component *components,
+                     coin_t *heads) noexcept nogil:
+    cdef int64_t child, item = heap[i]
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and _before(components, heads, heap[child + 1], heap[child]):
+            child += 1
+        if not _before(components, heads, heap[child], item):
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = item
+
+
+cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *segments,
+                 int64_t *heap, coin_t *heads, coin_t *total,
+                 int64_t *out_component, int64_t *out_coin, uint8_t *out_end) noexcept nogil:
+    """Greedy phase: take the largest available reduced value until none is left.
+
+    Adds the values with alternating signs to ``total[0]``. When ``out_coin`` is not NULL,
+    writes the optimal play: each taken entry expands into its run of coins, taken one by
+    one from the end where it is exposed; then the stacks' Fruitless tails, top to bottom.
+    """
+    cdef int64_t size = 0, c, i, e, seg_lo, seg_hi, turn = 0, p
+    cdef coin_t x
+    cdef bint ovf = False, plus = True, from_left
+    cdef uint8_t end_code
+    cdef Component *comp
+    for c in range(k):
+        comp = &components[c]
+        if comp.left <= comp.right:
+            heads[c] = _head(comp, values)
+            heap[size] = c
+            size += 1
+    i = size // 2
+    while i > 0:
+        i -= 1
+        _sift_down(heap, size, i, components, heads)
+    while size > 0:
+        c = heap[0]
+        comp = &components[c]
+        from_left = comp.is_stack or values[comp.left] >= values[comp.right]
+        if from_left:
+            e = comp.left
+            comp.left += 1
+        else:
+            e = comp.right
+            comp.right -= 1
+        x = values[e]
+        if plus:
+            ovf |= _add(total[0], x, total)
+        else:
+            ovf |= _sub(total[0], x, total)
+        plus = not plus
+        if out_coin != NULL:
+            seg_lo = segments[e]
+            seg_hi = segments[e + 1] if e + 1 < comp.fused_end else comp.stop
+            end_code = 2 if comp.is_stack else (0 if from_left else 1)
+            if from_left:
+                for p in range(seg_lo, seg_hi):
+                    out_component[turn] = c
+                    out_coin[turn] = p
+                    out_end[turn] = end_code
+                    turn += 1
+            else:
+                p = seg_hi
+                while p > seg_lo:
+                    p -= 1
+                    out_component[turn] = c
+                    out_coin[turn] = p
+                    out_end[turn] = end_code
+                    turn += 1
+        if comp.left <= comp.right:
+            heads[c] = _head(comp, values)
+        else:
+            size -= 1
+            heap[0] = heap[size]
+        _sift_down(heap, size, 0, components, heads)
+    if out_coin != NULL:
+        for c in range(k):
+            comp = &components[c]
+            for p in range(comp.tail, comp.stop):
+                out_component[turn] = c
+                out_coin[turn] = p
+                out_end[turn] = 2
+                turn += 1
+    return _OVERFLOW if ovf else _OK
+
+
+cdef coin_t _one_row_greedy(coin_t *values, int64_t left, int64_t right, bint *overflow) noexcept nogil:
+    """The Greedy phase of a single row: a two-pointer merge of its two sorted runs."""
+    cdef coin_t plus = 0, minus = 0, x, y, result
+    cdef bint ovf = False
+    while left <= right:
+        x = values[left]
+        y = values[right]
+        if x >= y:
+            left += 1
+        else:
+            x = y
+            right -= 1
+        ovf |= _add(plus, x, &plus)
+        if left > right:
+            break
+        x = values[left]
+        y = values[right]
+        if x >= y:
+            left += 1
+        else:
+            x = y
+            right -= 1
+        ovf |= _add(minus, x, &minus)
+    ovf |= _sub(plus, minus, &result)
+    overflow[0] |= ovf
+    return result
+
+
+def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
+               const int64_t[::1] stops, Py_ssize_t n_rows):
+    """Value of the game for the player to move: ``(status, value, bad_index)``.
+
+    O(n) for one row (two-pointer merge), O(n log k) for k components (heap merge).
+    Extra memory: one coin per coin of the game, plus O(k).
+    """
+    cdef Py_ssize_t k = starts.shape[0]
+    cdef int64_t n = coins.shape[0]
+    cdef coin_t *values = NULL
+    cdef Component *components = NULL
+    cdef int64_t *heap = NULL
+    cdef coin_t *heads = NULL
+    cdef coin_t fruitless = 0, total = 0
+    cdef int64_t bad_index = -1
+    cdef int status = _OK
+    cdef bint ovf = False
+    if stops.shape[0] != k:
+        raise ValueError("starts and stops differ in length")
+    if k == 0:
+        return STATUS_OK, 0, -1
+    with nogil:
+        values = <coin_t *> malloc((n if n > 0 else 1) * sizeof(coin_t))
+        components = <Component *> malloc(k * sizeof(Component))
+        if values == NULL or components == NULL:
+            status = _NO_MEMORY
+        else:
+            status = _reduce_all(coins, starts, stops, n_rows, values, NULL, components,
+                                 &fruitless, &bad_index)
+        if status == _OK or status == _OVERFLOW:
+            if k == 1 and n_rows == 1:
+                total = _one_row_greedy(values, components[0].left, components[0].right, &ovf)
+            else:
+                heap = <int64_t *> malloc(k * sizeof(int64_t))
+                heads = <coin_t *> malloc(k * sizeof(coin_t))
+                if heap == NULL or heads == NULL:
+                    status = _NO_MEMORY
+                else:
+                    ovf |= _greedy(k, components, values, NULL, heap, heads, &total,
+                                   NULL, NULL, NULL) == _OVERFLOW
+            ovf |= _add(total, fruitless, &total)
+            if ovf and status == _OK:
+                status = _OVERFLOW
+        free(values)
+        free(components)
+        free(heap)
+        free(heads)
+    if status == _NO_MEMORY:
+        raise MemoryError()
+    return status, total, bad_index
+
+
+def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
+              const int64_t[::1] stops, Py_ssize_t n_rows,
+              int64_t[::1] out_component, int64_t[::1] out_coin, uint8_t[::1] out_end):
+    """Write a whole optimal play into the output buffers: ``(status, value, bad_index)``.
+
+    Turn t takes coin ``out_coin[t]`` (an index in ``coins``) of component
+    ``out_component[t]`` from end ``out_end[t]`` (END_LEFT, END_RIGHT or END_TOP).
+    Every move is optimal at the position where it is made. O(n log k) time, O(n) memory.
+    """
+    cdef Py_ssize_t k = starts.shape[0]
+    cdef int64_t n = coins.shape[0], total_coins = 0
+    cdef Py_ssize_t c
+    cdef coin_t *values = NULL
+    cdef int64_t *segments = NULL
+    cdef Component *components = NULL
+    cdef int64_t *heap = NULL
+    cdef coin_t *heads = NULL
+    cdef coin_t fruitless = 0, total = 0
+    cdef int64_t bad_index = -1
+    cdef int status = _OK
+    if stops.shape[0] != k:
+        raise ValueError("starts and stops differ in length")
+    for c in range(k):
+        total_coins += stops[c] - starts[c]
+    if (out_component.shape[0] < total_coins or out_coin.shape[0] < total_coins
+            or out_end.shape[0] < total_coins):
+        raise ValueError("output buffers are shorter than the game")
+    if k == 0:
+        return STATUS_OK, 0, -1
+    with nogil:
+        values = <coin_t *> malloc((n if n > 0 else 1) * sizeof(coin_t))
+        segments = <int64_t *> malloc((n + 1) * sizeof(int64_t))
+        components = <Component *> malloc(k * sizeof(Component))
+        heap = <int64_t *> malloc(k * sizeof(int64_t))
+        heads = <coin_t *> malloc(k * sizeof(coin_t))
+        if (values == NULL or segments == NULL or components == NULL or heap == NULL
+                or heads == NULL):
+            status = _NO_MEMORY
+        else:
+            status = _reduce_all(coins, starts, stops, n_rows, values, segments, components,
+                                 &fruitless, &bad_index)
+        if status == _OK or status == _OVERFLOW:
+            if _greedy(k, components, values, segments, heap, heads, &total,
+                       &out_component[0] if total_coins > 0 else NULL,
+                       &out_coin[0] if total_coins > 0 else NULL,
+                       &out_end[0] if total_coins > 0 else NULL) == _OVERFLOW:
+                status = _OVERFLOW
+            if _add(total, fruitless, &total):
+                status = _OVERFLOW
+        free(values)
+        free(segments)
+        free(components)
+        free(heap)
+        free(heads)
+    if status == _NO_MEMORY:
+        raise MemoryError()
+    return status, total, bad_index
+
+
+def game_sum(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops):
+    """Sum of the coins of every component: ``(status, sum)``; int64 overflow is reported."""
+    cdef Py_ssize_t k = starts.shape[0], c
+    cdef int64_t p
+    cdef coin_t total = 0
+    cdef bint ovf = False
+    if stops.shape[0] != k:
+        raise ValueError("starts and stops differ in length")
+    with nogil:
+        for c in range(k):
+            for p in range(starts[c], stops[c]):
+                ovf |= _add(total, coins[p], &total)
+    return (STATUS_OVERFLOW if ovf else STATUS_OK), total
+
+
+# ---------------------------------------------------------------------------------------
+# The same algorithm on Python numbers: exact for ints of any size, Fraction and Decimal.
+# Used when int64 overflows and for inputs that are not machine numbers.
+
+cdef tuple _reduce_all_objects(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                               Py_ssize_t n_rows, bint want_segments):
+    """Fusion and Fruitless on Python numbers; see ``_reduce_all``.
+
+    Returns ``(fruitless, reduced)``: for each component a list
+    ``[values, segments, left, right, stop, tail]``.
+    """
+    cdef Py_ssize_t k = starts.shape[0], c
+    cdef int64_t n = 0, p, start, stop, top, seg
+    cdef list values, segments, reduced = []
+    cdef object v, fruitless = 0, t
+    cdef bint n_odd
+    for c in range(k):
+        n += stops[c] - starts[c]
+    n_odd = n & 1
+    for c in range(k):
+        start = starts[c]
+        stop = stops[c]
+        values = []
+        segments = []
+        for p in range(start, stop):
+            v = coins[p]
+            seg = p
+            top = len(values)
+            while top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] >= v:
+                v = values[top - 2] - values[top - 1] + v
+                seg = segments[top - 2]
+                top -= 2
+                del values[top:]
+                del segments[top:]
+            values.append(v)
+            segments.append(seg)
+        top = len(values)
+        tail = stop
+        if c >= n_rows:
+            while top >= 2 and values[top - 2] <= values[top - 1]:
+                t = values[top - 2] - values[top - 1]
+                fruitless = fruitless - t if n_odd else fruitless + t
+                top -= 2
+            if top < len(values):
+                tail = segments[top]
+        reduced.append([values, segments if want_segments else None, 0, top - 1, stop, tail])
+    return fruitless, reduced
+
+
+cdef object _greedy_objects(list reduced, Py_ssize_t n_rows, object total, list play):
+    """Greedy phase on Python numbers; see ``_greedy``. Appends moves to ``play`` if given."""
+    cdef list heap = [], values, segments, comp
+    cdef Py_ssize_t c, k = len(reduced)
+    cdef int64_t left, right, e, seg_lo, seg_hi, p
+    cdef bint plus = True, from_left, is_stack
+    cdef int end_code
+    for c in range(k):
+        comp = reduced[c]
+        values = comp[0]
+        left = comp[2]
+        right = comp[3]
+        if left <= right:
+            heap.append((-_head_objects(values, left, right, c >= n_rows), c))
+    heapq.heapify(heap)
+    while heap:
+        c = heapq.heappop(heap)[1]
+        comp = reduced[c]
+        values = comp[0]
+        left = comp[2]
+        right = comp[3]
+        is_stack = c >= n_rows
+        from_left = is_stack or values[left] >= values[right]
+        if from_left:
+            e = left
+            left += 1
+        else:
+            e = right
+            right -= 1
+        comp[2] = left
+        comp[3] = right
+        total = total + values[e] if plus else total - values[e]
+        plus = not plus
+        if play is not None:
+            segments = comp[1]
+            seg_lo = segments[e]
+            seg_hi = segments[e + 1] if e + 1 < len(segments) else comp[4]
+            end_code = END_TOP if is_stack else (END_LEFT if from_left else END_RIGHT)
+            if from_left:
+                for p in range(seg_lo, seg_hi):
+                    play.append((c, p, end_code))
+            else:
+                for p in range(seg_hi - 1, seg_lo - 1, -1):
+                    play.append((c, p, end_code))
+        if left <= right:
+            heapq.heappush(heap, (-_head_objects(values, left, right, is_stack), c))
+    if play is not None:
+        for c in range(n_rows, k):
+            comp = reduced[c]
+            for p in range(comp[5], comp[4]):
+                play.append((c, p, END_TOP))
+    return total
+
+
+cdef inline object _head_objects(list values, int64_t left, int64_t right, bint is_stack):
+    if is_stack or values[left] >= values[right]:
+        return values[left]
+    return values[right]
+
+
+def game_value_objects(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                       Py_ssize_t n_rows):
+    """``game_value`` on Python numbers (ints of any size, Fraction, Decimal): the value."""
+    fruitless, reduced = _reduce_all_objects(coins, starts, stops, n_rows, False)
+    return _greedy_objects(reduced, n_rows, 0, None) + fruitless
+
+
+def game_play_objects(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                      Py_ssize_t n_rows):
+    """``game_play`` on Python numbers: ``(value, [(component, coin, end), ...])``."""
+    cdef list play = []
+    fruitless, reduced = _reduce_all_objects(coins, starts, stops, n_rows, True)
+    value = _greedy_objects(reduced, n_rows, 0, play) + fruitless
+    return value, play

@@ -1,0 +1,515 @@
+"""The game: values, profits and optimal play for rows and stacks.
+
+A position is kept as one flat storage of all the coins of the game it started from, and for
+each component (rows first, then stacks) the range ``[start, stop)`` of the coins still on
+the table. Taking a coin only moves a bound, so a new position costs O(k), not a copy.
+"""
+
+from __future__ import annotations
+
+import decimal
+import numbers
+from array import array
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple, Union
+
+from . import _core
+from ._coins import FLOAT64, INT64, OBJECTS, Column, as_floats, as_objects, column, unify
+
+Number = Union[int, float, Fraction, Decimal]
+
+__all__ = ["Game", "Move", "Profits", "best_move", "play", "profits", "value"]
+
+# Additions and subtractions of Decimals are exact under this context; the only division
+# (halving for the profits) is a multiplication by 0.5, exact too.
+_EXACT_DECIMAL = decimal.Context(
+    prec=decimal.MAX_PREC,
+    Emax=decimal.MAX_EMAX,
+    Emin=decimal.MIN_EMIN,
+    traps=[decimal.InvalidOperation, decimal.Inexact, decimal.Overflow, decimal.DivisionByZero],
+)
+_HALF_DECIMAL = Decimal("0.5")
+
+_END_NAMES = {_core.END_LEFT: "left", _core.END_RIGHT: "right", _core.END_TOP: "top"}
+
+
+class Profits(NamedTuple):
+    """What each player collects: ``first`` is the player to move."""
+
+    first: Number
+    second: Number
+
+
+class Move(NamedTuple):
+    """One move: which component, from which end, and the coin it takes.
+
+    ``kind`` is ``"row"`` or ``"stack"``, ``index`` the component's index among the rows or
+    the stacks, ``end`` is ``"left"``/``"right"`` for rows and ``"top"`` for stacks,
+    ``position`` the coin's index in the original row or stack, ``coin`` its value.
+    """
+
+    kind: str
+    index: int
+    end: str
+    position: int
+    coin: Number
+
+
+class _Coins:
+    """The flat storage shared by a game and every position reached from it."""
+
+    __slots__ = ("kind", "exact_type", "data", "bases", "lengths", "n_rows", "_objects")
+
+    def __init__(self, kind: str, exact_type: type, data: Any, bases: Sequence[int],
+                 lengths: Sequence[int], n_rows: int) -> None:
+        self.kind = kind
+        self.exact_type = exact_type
+        self.data = data
+        self.bases = bases
+        self.lengths = lengths
+        self.n_rows = n_rows
+        self._objects: list | None = None
+
+    def objects(self) -> list:
+        """The coins as exact Python numbers (for the int64 overflow fallback)."""
+        if self._objects is None:
+            self._objects = self.data if self.kind == OBJECTS else self.data.tolist()
+        return self._objects
+
+    def where(self, component: int) -> str:
+        if component < self.n_rows:
+            return f"row {component}"
+        return f"stack {component - self.n_rows}"
+
+    def coin(self, flat_index: int) -> Number:
+        return self.data[flat_index]
+
+    def slice(self, start: int, stop: int) -> tuple:
+        if self.kind == OBJECTS:
+            return tuple(self.data[start:stop])
+        return tuple(self.data[start:stop].tolist())
+
+
+def _build(rows: Iterable[Any], stacks: Iterable[Any]) -> _Coins:
+    columns: list[Column] = []
+    n_rows = 0
+    for label, group in (("row", rows), ("stack", stacks)):
+        if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
+            raise TypeError(
+                f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
+            )
+        for i, component in enumerate(group):
+            if isinstance(component, (numbers.Number, Decimal)):
+                raise TypeError(
+                    f"{label}s[{i}] is {component!r} of type {type(component).__name__}, not a "
+                    f"{label}; {label}s= takes a sequence of {label}s, e.g. {label}s=[[3, 1, 2]]"
+                )
+            columns.append(column(component, f"{label} {i}"))
+        if label == "row":
+            n_rows = len(columns)
+    kind, exact_type = unify(columns)
+    lengths = [len(c) for c in columns]
+    bases = []
+    offset = 0
+    for length in lengths:
+        bases.append(offset)
+        offset += length
+    if kind == INT64:
+        if len(columns) == 1:
+            data = columns[0].data
+        else:
+            flat = array("q")
+            for c in columns:
+                flat.frombytes(memoryview(c.data).cast("B"))
+            data = flat
+    elif kind == FLOAT64:
+        if len(columns) == 1 and columns[0].kind == FLOAT64:
+            data = columns[0].data
+        else:
+            flat = array("d")
+            for c in columns:
+                flat.frombytes(memoryview(as_floats(c)).cast("B"))
+            data = flat
+    else:
+        data = []
+        for c in columns:
+            data.extend(as_objects(c, exact_type))
+    return _Coins(kind, exact_type, memoryview(data) if kind != OBJECTS else data,
+                  bases, lengths, n_rows)
+
+
+def _exact(coins: _Coins, result: Any) -> Number:
+    if coins.exact_type is Fraction:
+        return Fraction(result)
+    if coins.exact_type is Decimal:
+        return Decimal(result)
+    return result
+
+
+def _not_finite(coins: _Coins, starts: array, stops: array, flat_index: int) -> ValueError:
+    for c in range(len(starts)):
+        if starts[c] <= flat_index < stops[c]:
+            return ValueError(
+                f"{coins.where(c)}: coin at index {flat_index - coins.bases[c]} is "
+                f"{coins.coin(flat_index)!r}; coins must be finite"
+            )
+    return ValueError(f"coin {coins.coin(flat_index)!r} is not finite")  # pragma: no cover
+
+
+def _value(coins: _Coins, starts: array, stops: array) -> Number:
+    """The value of a position: O(n) for one row, O(n log k) for k components."""
+    if coins.kind != OBJECTS:
+        status, result, bad = _core.game_value(coins.data, starts, stops, coins.n_rows)
+        if status == _core.STATUS_OK:
+            return result
+        if status == _core.STATUS_NOT_FINITE:
+            raise _not_finite(coins, starts, stops, bad)
+    # OBJECTS, or an int64 overflow: the same algorithm, exactly, on Python numbers.
+    with decimal.localcontext(_EXACT_DECIMAL):
+        result = _core.game_value_objects(coins.objects(), starts, stops, coins.n_rows)
+    return _exact(coins, result)
+
+
+def _sum(coins: _Coins, starts: array, stops: array) -> Number:
+    """The sum of the coins on the table (exact for ints: int64 overflow goes to Python ints)."""
+    if coins.kind != OBJECTS:
+        status, total = _core.game_sum(coins.data, starts, stops)
+        if status == _core.STATUS_OK:
+            return total
+    data = coins.objects()
+    with decimal.localcontext(_EXACT_DECIMAL):
+        total = sum(sum(data[starts[c]:stops[c]]) for c in range(len(starts)))
+    return _exact(coins, total)
+
+
+def _profits(coins: _Coins, starts: array, stops: array, advantage: Number) -> Profits:
+    total = _sum(coins, starts, stops)
+    if coins.exact_type is int and coins.kind != FLOAT64:
+        first = (total + advantage) // 2
+    elif coins.exact_type is Decimal:
+        with decimal.localcontext(_EXACT_DECIMAL):
+            first = (total + advantage) * _HALF_DECIMAL
+    else:
+        first = (total + advantage) / 2
+    with decimal.localcontext(_EXACT_DECIMAL):
+        return Profits(first, total - first)
+
+
+class _Line:
+    """An optimal play of a position, as computed once: shared by the positions along it."""
+
+    __slots__ = ("components", "coins", "ends")
+
+    def __init__(self, components: Sequence[int], coins: Sequence[int], ends: Sequence[int]):
+        self.components = components
+        self.coins = coins
+        self.ends = ends
+
+
+def _line(coins: _Coins, starts: array, stops: array) -> _Line:
+    """A whole optimal play of the position: O(n log k)."""
+    n = sum(stops[c] - starts[c] for c in range(len(starts)))
+    if coins.kind != OBJECTS:
+        components = array("q", bytes(8 * n))
+        flat = array("q", bytes(8 * n))
+        ends = array("B", bytes(n))
+        status, _, bad = _core.game_play(coins.data, starts, stops, coins.n_rows,
+                                         components, flat, ends)
+        if status == _core.STATUS_OK:
+            return _Line(components, flat, ends)
+        if status == _core.STATUS_NOT_FINITE:
+            raise _not_finite(coins, starts, stops, bad)
+    with decimal.localcontext(_EXACT_DECIMAL):
+        _, moves = _core.game_play_objects(coins.objects(), starts, stops, coins.n_rows)
+    if not moves:
+        return _Line(array("q"), array("q"), array("B"))
+    components, flat, ends = zip(*moves)
+    return _Line(array("q", components), array("q", flat), array("B", ends))
+
+
+class Game:
+    """A position of the coins-in-a-row game family: rows and stacks of coins.
+
+    Two players alternately take one coin: from either end of a row, or from the top of a
+    stack (``stack[0]`` is the top). ``Game`` is immutable and hashable.
+
+    ``value()`` and ``profits()`` cost O(n log k) for n coins in k rows and stacks (O(n) for
+    one row), with Idziaszek's Fusion, Fruitless and Greedy principles.
+
+    >>> g = Game(rows=[[3, 2, 2, 3, 1, 2]], stacks=[[1, 5]])
+    >>> g.value(), g.profits(), len(g)
+    (3, Profits(first=11, second=8), 8)
+    """
+
+    __slots__ = ("_coins", "_starts", "_stops", "_line", "_turn", "_cache", "__weakref__")
+
+    def __init__(self, rows: Iterable[Any] = (), stacks: Iterable[Any] = ()) -> None:
+        coins = _build(rows, stacks)
+        self._init(coins, array("q", coins.bases),
+                   array("q", [b + n for b, n in zip(coins.bases, coins.lengths)]), None, 0)
+
+    def _init(self, coins: _Coins, starts: array, stops: array, line: _Line | None,
+              turn: int) -> None:
+        self._coins = coins
+        self._starts = starts
+        self._stops = stops
+        self._line = line
+        self._turn = turn
+        self._cache: dict[str, Any] = {}
+
+    @classmethod
+    def _position(cls, coins: _Coins, starts: array, stops: array, line: _Line | None,
+                  turn: int) -> Game:
+        game = cls.__new__(cls)
+        game._init(coins, starts, stops, line, turn)
+        return game
+
+    # -- what is on the table -------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return sum(self._stops[c] - self._starts[c] for c in range(len(self._starts)))
+
+    def _components(self, first: int, last: int) -> tuple[tuple, ...]:
+        return tuple(self._coins.slice(self._starts[c], self._stops[c]) for c in range(first, last))
+
+    @property
+    def rows(self) -> tuple[tuple, ...]:
+        """The rows still on the table, as tuples of coins."""
+        return self._components(0, self._coins.n_rows)
+
+    @property
+    def stacks(self) -> tuple[tuple, ...]:
+        """The stacks still on the table, top first, as tuples of coins."""
+        return self._components(self._coins.n_rows, len(self._starts))
+
+    def _key(self) -> tuple:
+        key = self._cache.get("key")
+        if key is None:
+            key = self._cache["key"] = (self.rows, self.stacks)
+        return key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        rows = [list(r) for r in self.rows]
+        stacks = [list(s) for s in self.stacks]
+        text = f"Game(rows={rows!r}, stacks={stacks!r})"
+        return text if len(text) <= 200 else text[:190] + " ...)"
+
+    # -- solving ---------------------------------------------------------------------------
+
+    def value(self) -> Number:
+        """Own total minus the opponent's, for the player to move, both playing optimally.
+
+        O(n log k); O(n) for one row. ``0`` for an empty game.
+
+        >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).value()
+        894
+        """
+        if "value" not in self._cache:
+            self._cache["value"] = _value(self._coins, self._starts, self._stops)
+        return self._cache["value"]
+
+    def profits(self) -> Profits:
+        """``Profits(first, second)``: what the player to move and the other one collect.
+
+        >>> Game(rows=[[3, 2, 2, 3, 1, 2]]).profits()
+        Profits(first=8, second=5)
+        """
+        return _profits(self._coins, self._starts, self._stops, self.value())
+
+    # -- moves -----------------------------------------------------------------------------
+
+    def _move(self, component: int, flat_index: int, end_code: int) -> Move:
+        coins = self._coins
+        if component < coins.n_rows:
+            kind, index = "row", component
+        else:
+            kind, index = "stack", component - coins.n_rows
+        return Move(kind, index, _END_NAMES[end_code], flat_index - coins.bases[component],
+                    coins.coin(flat_index))
+
+    def _ensure_line(self) -> _Line:
+        if self._line is None:
+            self._line = _line(self._coins, self._starts, self._stops)
+            self._turn = 0
+        return self._line
+
+    def best_move(self) -> Move:
+        """An optimal move: the next move of this position's optimal line.
+
+        O(1) when the position was reached along the line; O(n log k) otherwise.
+        ``ValueError`` for an empty game.
+
+        >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).best_move()
+        Move(kind='row', index=0, end='right', position=5, coin=900)
+        """
+        line = self._ensure_line()
+        t = self._turn
+        if t >= len(line.coins):
+            raise ValueError("the game is over: no coin is left")
+        return self._move(line.components[t], line.coins[t], line.ends[t])
+
+    def play(self) -> list[Move]:
+        """A whole optimal play from this position: every move optimal where it is made.
+
+        O(n log k) time and O(n) memory (O(n) for one row).
+
+        >>> [m.coin for m in Game(rows=[[3, 2, 2, 3, 1, 2]]).play()]
+        [3, 2, 2, 3, 1, 2]
+        """
+        line = self._ensure_line()
+        return [
+            self._move(line.components[t], line.coins[t], line.ends[t])
+            for t in range(self._turn, len(line.coins))
+        ]
+
+    def moves(self) -> list[Move]:
+        """The legal moves: both ends of every non-empty row, the top of every stack."""
+        result = []
+        coins = self._coins
+        for c in range(len(self._starts)):
+            start, stop = self._starts[c], self._stops[c]
+            if start == stop:
+                continue
+            if c < coins.n_rows:
+                result.append(self._move(c, start, _core.END_LEFT))
+                if stop - start > 1:
+                    result.append(self._move(c, stop - 1, _core.END_RIGHT))
+            else:
+                result.append(self._move(c, start, _core.END_TOP))
+        return result
+
+    def take(self, move: Move | Sequence[Any]) -> Game:
+        """The position after ``move`` (a legal ``Move``): O(k), the coins are shared.
+
+        ``ValueError`` if the move is not legal here.
+
+        >>> g = Game(rows=[[1, 2, 3]])
+        >>> g.take(g.best_move()).rows
+        ((1, 2),)
+        """
+        try:
+            kind, index, end, position, coin = move
+        except (TypeError, ValueError):
+            raise ValueError(f"{move!r} is not a Move(kind, index, end, position, coin)") from None
+        coins = self._coins
+        if kind == "row" and isinstance(index, int) and 0 <= index < coins.n_rows:
+            component = index
+            if end not in ("left", "right"):
+                raise ValueError(f"illegal move {move!r}: a row's end is 'left' or 'right'")
+        elif (kind == "stack" and isinstance(index, int)
+              and 0 <= index < len(self._starts) - coins.n_rows):
+            component = coins.n_rows + index
+            if end != "top":
+                raise ValueError(f"illegal move {move!r}: a stack is taken from its 'top'")
+        else:
+            raise ValueError(f"illegal move {move!r}: no such {kind!r} with index {index!r}")
+        start, stop = self._starts[component], self._stops[component]
+        if start == stop:
+            raise ValueError(f"illegal move {move!r}: {coins.where(component)} is empty")
+        flat_index = stop - 1 if end == "right" else start
+        expected = self._move(component, flat_index, {"left": 0, "right": 1, "top": 2}[end])
+        if position != expected.position or coin != expected.coin:
+            raise ValueError(f"illegal move {move!r}: the coin there is {expected!r}")
+        starts, stops = array("q", self._starts), array("q", self._stops)
+        if end == "right":
+            stops[component] -= 1
+        else:
+            starts[component] += 1
+        line, turn = None, 0
+        t = self._turn
+        line_ = self._line
+        if (line_ is not None and t < len(line_.coins) and line_.components[t] == component
+                and line_.coins[t] == flat_index):
+            line, turn = line_, t + 1
+        return Game._position(coins, starts, stops, line, turn)
+
+
+# -- one row ------------------------------------------------------------------------------
+
+
+def _row_coins(row: Any) -> _Coins:
+    if isinstance(row, Game):
+        raise TypeError("expected a row of coins, got a Game; call its methods instead")
+    col = column(row, "row")
+    kind, exact_type = unify([col], "row")
+    data = col.data if kind == OBJECTS else memoryview(col.data)
+    return _Coins(kind, exact_type, data, (0,), (len(col),), 1)
+
+
+def _bounds(start: int, stop: int) -> tuple[array, array]:
+    return array("q", (start,)), array("q", (stop,))
+
+
+def value(row: Any) -> Number:
+    """The advantage of the player to move on one row, both playing optimally.
+
+    Own total minus the opponent's; ``0`` for an empty row. Exact: ints give an ``int``
+    (int64 overflow is redone on Python ints), floats a ``float``, ``Fraction``/``Decimal``
+    their own type. O(n) time, at most one machine number of extra memory per coin; a
+    contiguous int64/float64 buffer (NumPy array, ``array.array``) is read without a copy.
+
+    >>> value([3, 2, 2, 3, 1, 2])
+    3
+    """
+    coins = _row_coins(row)
+    return _value(coins, *_bounds(0, coins.lengths[0]))
+
+
+def profits(row: Any) -> Profits:
+    """``Profits(first, second)`` on one row; ``first + second == sum(row)``. O(n).
+
+    >>> profits([3, 2, 2, 3, 1, 2])
+    Profits(first=8, second=5)
+    """
+    coins = _row_coins(row)
+    bounds = _bounds(0, coins.lengths[0])
+    return _profits(coins, *bounds, _value(coins, *bounds))
+
+
+def best_move(row: Any) -> str:
+    """``"left"`` or ``"right"``: an optimal first move on one row; ``"left"`` on ties.
+
+    Compares ``row[0] - value(row[1:])`` with ``row[-1] - value(row[:-1])``: O(n).
+    ``ValueError`` for an empty row.
+
+    >>> best_move([1, 2, 1000, 3, 4, 900])
+    'right'
+    """
+    coins = _row_coins(row)
+    n = coins.lengths[0]
+    if n == 0:
+        raise ValueError("the row is empty: there is no move")
+    if n == 1:
+        return "left"
+    with decimal.localcontext(_EXACT_DECIMAL):
+        left = coins.coin(0) - _value(coins, *_bounds(1, n))
+        right = coins.coin(n - 1) - _value(coins, *_bounds(0, n - 1))
+        if coins.kind == INT64 and not isinstance(left, int):  # pragma: no cover
+            raise AssertionError("int64 coins gave a non-int value")
+        return "left" if left >= right else "right"
+
+
+def play(row: Any) -> array:
+    """A whole optimal play of one row: ``array('q')`` of coin indices, turn by turn.
+
+    Entry t is the index in ``row`` of the coin taken at turn t; the first player moves at
+    even t. Every move is optimal at the position where it is made. O(n) time and memory:
+    the greedy play of the reduced row, each fused run of coins taken whole from the end
+    where it is exposed.
+
+    >>> list(play([3, 2, 2, 3, 1, 2]))
+    [0, 1, 5, 2, 3, 4]
+    """
+    coins = _row_coins(row)
+    line = _line(coins, *_bounds(0, coins.lengths[0]))
+    return line.coins if isinstance(line.coins, array) else array("q", line.coins)

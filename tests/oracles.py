@@ -1,0 +1,91 @@
+"""Reference solvers used as oracles by the tests. They never ship in the package.
+
+- ``dp_table``: the textbook O(n^2) dynamic program d[i][j] for one row.
+- ``brute_value``: exhaustive minimax over several rows and stacks (small games only).
+- ``paper_value``: a plain transcription of the pseudocode in the appendix of Idziaszek's
+  paper, written independently of the package's kernels.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Sequence
+
+
+def dp_table(row: Sequence[Any]) -> list[list[Any]]:
+    """d[i][j] = value of the sub-row row[i:j] for the player to move (j exclusive)."""
+    n = len(row)
+    zero = row[0] - row[0] if n else 0
+    d = [[zero] * (n + 1) for _ in range(n + 1)]
+    for length in range(1, n + 1):
+        for i in range(0, n - length + 1):
+            j = i + length
+            left = row[i] - d[i + 1][j]
+            right = row[j - 1] - d[i][j - 1]
+            d[i][j] = left if left >= right else right
+    return d
+
+
+def dp_value(row: Sequence[Any]) -> Any:
+    if not row:
+        return 0
+    return dp_table(row)[0][len(row)]
+
+
+def brute_solver(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]] = ()):
+    """A memoised minimax ``value(bounds, tops)`` for positions reached from a game."""
+    rows = tuple(tuple(r) for r in rows)
+    stacks = tuple(tuple(s) for s in stacks)
+
+    @lru_cache(maxsize=None)
+    def solve(bounds: tuple, tops: tuple) -> Any:
+        best = None
+        for c, (i, j) in enumerate(bounds):
+            if i == j:
+                continue
+            for coin, nb in (
+                (rows[c][i], bounds[:c] + ((i + 1, j),) + bounds[c + 1:]),
+                (rows[c][j - 1], bounds[:c] + ((i, j - 1),) + bounds[c + 1:]),
+            ):
+                v = coin - solve(nb, tops)
+                if best is None or v > best:
+                    best = v
+        for c, t in enumerate(tops):
+            if t == len(stacks[c]):
+                continue
+            v = stacks[c][t] - solve(bounds, tops[:c] + (t + 1,) + tops[c + 1:])
+            if best is None or v > best:
+                best = v
+        return 0 if best is None else best
+
+    return solve
+
+
+def brute_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]] = ()) -> Any:
+    """Minimax value of a game of rows and stacks (stacks top first)."""
+    return brute_solver(rows, stacks)(tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks))
+
+
+def paper_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]] = ()) -> Any:
+    """The appendix pseudocode, literally: Fusion, Fruitless, then sort and alternate."""
+    n = sum(map(len, rows)) + sum(map(len, stacks))
+    val: Any = 0
+    remaining: list = []
+    for component, anchored in [(r, False) for r in rows] + [(s, True) for s in stacks]:
+        sc: list = []
+        for v in component:
+            sc.append(v)
+            while len(sc) >= 3 and sc[-3] <= sc[-2] >= sc[-1]:
+                fused = sc[-3] - sc[-2] + sc[-1]
+                del sc[-3:]
+                sc.append(fused)
+        if anchored:
+            while len(sc) >= 2 and sc[-2] <= sc[-1]:
+                val += (-1) ** n * (sc[-2] - sc[-1])
+                del sc[-2:]
+        remaining.extend(sc)
+    sign = 1
+    for x in sorted(remaining, reverse=True):
+        val += sign * x
+        sign = -sign
+    return val
