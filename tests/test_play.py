@@ -1,0 +1,245 @@
+"""Optimal play: every move of play()/Game.play() is optimal where it is made (DP, brute force)."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from coinsrow import Game, Move, best_move, play, value
+from oracles import brute_solver, dp_table
+
+
+def _check_row_play(row, order):
+    """Each taken coin is at an end, and taking it achieves the DP value of the position."""
+    d = dp_table(row)
+    i, j = 0, len(row)
+    assert len(order) == len(row)
+    for p in order:
+        if p == i:
+            assert row[i] - d[i + 1][j] == d[i][j], (row, i, j, "left")
+            i += 1
+        elif p == j - 1:
+            assert row[j - 1] - d[i][j - 1] == d[i][j], (row, i, j, "right")
+            j -= 1
+        else:
+            raise AssertionError(f"coin {p} is not at an end of row[{i}:{j}]")
+    assert i == j
+
+
+def _random_row(rng, n):
+    style = rng.randrange(4)
+    if style == 0:
+        return [rng.randint(-500, 500) for _ in range(n)]
+    if style == 1:
+        return [rng.randint(0, 3) for _ in range(n)]
+    if style == 2:
+        return [rng.choice([-2, 0, 2]) for _ in range(n)]
+    return [rng.randint(0, 9) * (1 if i % 2 else 10) for i in range(n)]
+
+
+def test_play_of_long_random_rows_is_optimal_at_every_move():
+    rng = random.Random(42)
+    for _ in range(25):
+        row = _random_row(rng, rng.randint(150, 300))
+        order = play(row)
+        assert isinstance(order, array) and order.typecode == "q"
+        _check_row_play(row, list(order))
+
+
+def test_play_of_many_short_rows_is_optimal_at_every_move():
+    rng = random.Random(43)
+    for _ in range(3000):
+        row = _random_row(rng, rng.randint(0, 14))
+        _check_row_play(row, list(play(row)))
+
+
+@given(st.lists(st.integers(-6, 6), max_size=30))
+def test_play_is_optimal_hypothesis(row):
+    _check_row_play(row, list(play(row)))
+
+
+def test_play_on_other_number_types():
+    rng = random.Random(44)
+    for _ in range(200):
+        ints = _random_row(rng, rng.randint(0, 20))
+        for row in (ints, [Fraction(x, 3) for x in ints], [x * 2**70 for x in ints],
+                    np.array(ints, dtype=np.int32)):
+            _check_row_play(list(row), list(play(row)))
+        floats = [x / 4 for x in ints]  # exact in binary: comparisons stay exact
+        _check_row_play(floats, list(play(floats)))
+
+
+def test_play_seed_example():
+    # seed 004: 1, 2, 1000, 3, 4, 900 -- the first player takes 900, then 1 and 1000.
+    row = [1, 2, 1000, 3, 4, 900]
+    order = list(play(row))
+    assert [row[p] for p in order[0::2]] == [900, 1, 1000]
+    _check_row_play(row, order)
+
+
+@given(st.lists(st.integers(-5, 5), max_size=25))
+def test_best_move_prefers_left_on_ties(row):
+    if not row:
+        with pytest.raises(ValueError):
+            best_move(row)
+        return
+    d = dp_table(row)
+    n = len(row)
+    left = row[0] - d[1][n]
+    right = row[-1] - d[0][n - 1]
+    assert best_move(row) == ("left" if left >= right else "right")
+
+
+# -- games of rows and stacks ------------------------------------------------------------------
+
+
+def _random_game(rng, max_coins, lo=-4, hi=4):
+    rows, stacks = [], []
+    budget = rng.randint(0, max_coins)
+    while budget > 0:
+        size = rng.randint(0, min(budget, 5))
+        budget -= size
+        comp = [rng.randint(lo, hi) for _ in range(size)]
+        (rows if rng.random() < 0.5 else stacks).append(comp)
+    return rows, stacks
+
+
+def _check_game_play(rows, stacks, moves):
+    solve = brute_solver(rows, stacks)
+    bounds = [(0, len(r)) for r in rows]
+    tops = [0] * len(stacks)
+    assert len(moves) == sum(map(len, rows)) + sum(map(len, stacks))
+    for m in moves:
+        here = solve(tuple(bounds), tuple(tops))
+        if m.kind == "row":
+            i, j = bounds[m.index]
+            assert m.end in ("left", "right")
+            p = i if m.end == "left" else j - 1
+            assert i < j and m.position == p and m.coin == rows[m.index][p]
+            bounds[m.index] = (i + 1, j) if m.end == "left" else (i, j - 1)
+        else:
+            t = tops[m.index]
+            assert m.end == "top" and m.position == t and m.coin == stacks[m.index][t]
+            tops[m.index] = t + 1
+        assert m.coin - solve(tuple(bounds), tuple(tops)) == here, (rows, stacks, m)
+
+
+def test_game_play_is_optimal_at_every_move_against_brute_force():
+    rng = random.Random(45)
+    for trial in range(2500):
+        rows, stacks = _random_game(rng, 11, *((0, 2) if trial % 3 == 0 else (-4, 4)))
+        _check_game_play(rows, stacks, Game(rows=rows, stacks=stacks).play())
+
+
+def test_stacks_only_play_is_optimal():
+    rng = random.Random(46)
+    for _ in range(1500):
+        stacks = [[rng.randint(-3, 3) for _ in range(rng.randint(0, 5))]
+                  for _ in range(rng.randint(1, 3))]
+        _check_game_play([], stacks, Game(stacks=stacks).play())
+
+
+def test_big_int_game_play_is_optimal():
+    rng = random.Random(47)
+    for _ in range(300):
+        rows, stacks = _random_game(rng, 9)
+        scale = 2**63 - 5
+        rows = [[x * scale for x in r] for r in rows]
+        stacks = [[x * scale for x in s] for s in stacks]
+        _check_game_play(rows, stacks, Game(rows=rows, stacks=stacks).play())
+
+
+# -- playing through a Game --------------------------------------------------------------------
+
+
+def test_best_move_and_take_follow_the_line():
+    rng = random.Random(48)
+    for _ in range(500):
+        rows, stacks = _random_game(rng, 10)
+        g = Game(rows=rows, stacks=stacks)
+        line = g.play()
+        seen = []
+        while len(g):
+            m = g.best_move()
+            assert m in g.moves()
+            seen.append(m)
+            g = g.take(m)
+        assert seen == line
+        with pytest.raises(ValueError):
+            g.best_move()
+
+
+def test_take_off_the_line_recomputes_an_optimal_line():
+    rng = random.Random(49)
+    for _ in range(400):
+        rows, stacks = _random_game(rng, 10)
+        g = Game(rows=rows, stacks=stacks)
+        solve = brute_solver(rows, stacks)
+        while len(g):
+            m = rng.choice(g.moves())  # any legal move, often not the line's
+            g = g.take(m)
+            if len(g):
+                best = g.best_move()
+                after = g.take(best)
+                assert best.coin - after.value() == g.value()
+                assert g.value() == solve(*_state(g, rows, stacks))
+
+
+def _state(g, rows, stacks):
+    """The (bounds, tops) of a Game's position in the original rows and stacks."""
+    bounds = []
+    for i, rest in enumerate(g.rows):
+        row = rows[i]
+        for start in range(len(row) - len(rest) + 1):
+            if tuple(row[start:start + len(rest)]) == rest:
+                break
+        bounds.append((start, start + len(rest)))
+    tops = tuple(len(s) - len(rest) for s, rest in zip(stacks, g.stacks))
+    return tuple(bounds), tops
+
+
+def test_take_rejects_illegal_moves():
+    g = Game(rows=[[1, 2, 3]], stacks=[[4, 5]])
+    bad = [
+        Move("row", 0, "left", 1, 2),  # not the coin at that end
+        Move("row", 0, "left", 0, 9),  # wrong coin value
+        Move("row", 1, "left", 0, 1),  # no such row
+        Move("row", 0, "top", 0, 1),  # rows have no top
+        Move("stack", 0, "left", 0, 4),  # stacks only have a top
+        Move("stack", 0, "top", 1, 5),  # not the top
+        Move("tree", 0, "root", 0, 1),
+        ("row", 0),
+        "left",
+        None,
+    ]
+    for move in bad:
+        with pytest.raises(ValueError):
+            g.take(move)
+    assert g.rows == ((1, 2, 3),) and g.stacks == ((4, 5),)
+    empty = Game(rows=[[]])
+    with pytest.raises(ValueError, match="empty"):
+        empty.take(Move("row", 0, "left", 0, 1))
+
+
+def test_take_shares_the_coins_and_keeps_the_original():
+    g = Game(rows=[[5, 1, 7]], stacks=[[2, 9]])
+    h = g.take(Move("row", 0, "right", 2, 7)).take(Move("stack", 0, "top", 0, 2))
+    assert h.rows == ((5, 1),) and h.stacks == ((9,),) and len(h) == 3
+    assert g.rows == ((5, 1, 7),) and g.stacks == ((2, 9),) and len(g) == 5
+    assert h._coins is g._coins  # a view on the same coins, not a copy
+    assert h.moves() == [Move("row", 0, "left", 0, 5), Move("row", 0, "right", 1, 1),
+                         Move("stack", 0, "top", 1, 9)]
+
+
+def test_game_play_single_row_matches_play():
+    rng = random.Random(50)
+    for _ in range(200):
+        row = _random_row(rng, rng.randint(0, 40))
+        assert [m.position for m in Game(rows=[row]).play()] == list(play(row))
+        assert Game(rows=[row]).value() == value(row)
