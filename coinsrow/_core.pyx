@@ -579,3 +579,12 @@ def game_play_objects(list coins, const int64_t[::1] starts, const int64_t[::1] 
     fruitless, reduced = _reduce_all_objects(coins, starts, stops, n_rows, True)
     value = _greedy_objects(reduced, n_rows, 0, play) + fruitless
     return value, play
+
+
+# ---------------------------------------------------------------------------------------
+# Further loops, one file each, compiled into this module so they share the kernels above.
+
+include "_cooperative.pxi"
+include "_window.pxi"
+include "_batch.pxi"
+include "_forest.pxi"

@@ -434,6 +434,13 @@ class Game:
         return Game._position(coins, starts, stops, line, turn)
 
 
+    def _repr_svg_(self) -> str:
+        """The position and its optimal play as an SVG picture (shown by Jupyter)."""
+        from ._svg import game_svg
+
+        return game_svg(self)
+
+
 # -- one row ------------------------------------------------------------------------------
 
 

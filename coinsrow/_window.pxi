@@ -1,0 +1,1 @@
+# Included by _core.pyx: window loops (owned by its issue; see the README).
