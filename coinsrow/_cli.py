@@ -42,8 +42,8 @@ from typing import Any, NoReturn, TextIO
 
 import coinsrow
 
-from ._game import Game, Move, Profits
-from ._svg import format_number, game_svg
+from ._game import Game, Move
+from ._svg import format_number, game_svg, tidy_profits
 
 __all__ = ["main"]
 
@@ -247,10 +247,14 @@ def read_game(args: argparse.Namespace) -> Game:
 # -- writing -------------------------------------------------------------------------------
 
 
-def _json_number(x: Any) -> Any:
-    if isinstance(x, (Fraction, Decimal)):
-        return format_number(x)
-    return x
+def _json_number(x: Any, number_type: type) -> Any:
+    """A number for JSON in the game's number type: ints and floats as JSON numbers,
+    Fraction and Decimal as exact strings (an int coin of a Fraction game is "2")."""
+    if number_type is int:
+        return x
+    if number_type is float:
+        return float(x)
+    return format_number(number_type(x))
 
 
 def _where(move: Move) -> str:
@@ -274,7 +278,7 @@ def _zero(game_total: Any) -> Any:
     return game_total - game_total
 
 
-def _move_json(turn: int, move: Move, totals: tuple[Any, Any]) -> dict:
+def _move_json(turn: int, move: Move, totals: tuple[Any, Any], number_type: type) -> dict:
     return {
         "turn": turn,
         "player": "first" if turn % 2 == 1 else "second",
@@ -282,9 +286,9 @@ def _move_json(turn: int, move: Move, totals: tuple[Any, Any]) -> dict:
         "index": move.index,
         "end": move.end,
         "position": move.position,
-        "coin": _json_number(move.coin),
-        "first_total": _json_number(totals[0]),
-        "second_total": _json_number(totals[1]),
+        "coin": _json_number(move.coin, number_type),
+        "first_total": _json_number(totals[0], number_type),
+        "second_total": _json_number(totals[1], number_type),
     }
 
 
@@ -348,41 +352,25 @@ def _abbreviate(args: argparse.Namespace, out: TextIO) -> bool:
         return False
 
 
-def _tidy(profits: Profits, game: Game) -> Profits:
-    """Decimal profits with the coins' own number of decimal places (they are sums of coins,
-    so this is exact): the library's halving shows 0.40 as 0.400."""
-    if not isinstance(profits.first, Decimal):
-        return profits
-    exponents = [c.as_tuple().exponent for component in game.rows + game.stacks
-                 for c in component]
-    places = min(exponents)
-    if places < -30:  # leave extreme precisions alone rather than print a huge expansion
-        return profits
-    quantum = Decimal(1).scaleb(places)
-    with decimal.localcontext() as context:
-        context.prec = decimal.MAX_PREC
-        context.traps[decimal.Inexact] = True
-        return Profits(profits.first.quantize(quantum), profits.second.quantize(quantum))
-
-
 def solve(args: argparse.Namespace, out: TextIO) -> int:
     game = read_game(args)
-    profits = _tidy(game.profits(), game)
+    profits = tidy_profits(game.profits(), game)
     moves = game.play()
     totals = _running(moves, _zero(profits.first))
     if args.svg:
         _write_svg(game, args.svg)
     if args.json:
-        document: dict[str, Any] = {"number_type": type(profits.first).__name__}
+        kind = type(profits.first)
+        document: dict[str, Any] = {"number_type": kind.__name__}
         if not args.quiet:
-            document["rows"] = [[_json_number(c) for c in r] for r in game.rows]
-            document["stacks"] = [[_json_number(c) for c in s] for s in game.stacks]
-        document["profits"] = {"first": _json_number(profits.first),
-                               "second": _json_number(profits.second)}
+            document["rows"] = [[_json_number(c, kind) for c in r] for r in game.rows]
+            document["stacks"] = [[_json_number(c, kind) for c in s] for s in game.stacks]
+        document["profits"] = {"first": _json_number(profits.first, kind),
+                               "second": _json_number(profits.second, kind)}
         if not args.quiet:
-            document["value"] = _json_number(profits.first - profits.second)
-            document["best_move"] = _move_json(1, moves[0], totals[0]) if moves else None
-            document["play"] = [_move_json(t, m, s) for t, (m, s) in
+            document["value"] = _json_number(profits.first - profits.second, kind)
+            document["best_move"] = _move_json(1, moves[0], totals[0], kind) if moves else None
+            document["play"] = [_move_json(t, m, s, kind) for t, (m, s) in
                                 enumerate(zip(moves, totals), 1)]
         out.write(json.dumps(document) + "\n")
         return 0
@@ -416,21 +404,22 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
     moves = list(playout.moves)
-    optimal = _tidy(game.profits(), game)
+    optimal = tidy_profits(game.profits(), game)
     totals = _running(moves, _zero(optimal.first))
     if args.svg:
         _write_svg(game, args.svg)
     if args.json:
+        kind = type(optimal.first)
         document = {
-            "number_type": type(optimal.first).__name__,
+            "number_type": kind.__name__,
             "strategies": {"first": first_name, "second": second_name},
-            "profits": {"first": _json_number(playout.first),
-                        "second": _json_number(playout.second)},
-            "optimal_profits": {"first": _json_number(optimal.first),
-                                "second": _json_number(optimal.second)},
+            "profits": {"first": _json_number(playout.first, kind),
+                        "second": _json_number(playout.second, kind)},
+            "optimal_profits": {"first": _json_number(optimal.first, kind),
+                                "second": _json_number(optimal.second, kind)},
         }
         if not args.quiet:
-            document["play"] = [_move_json(t, m, s) for t, (m, s) in
+            document["play"] = [_move_json(t, m, s, kind) for t, (m, s) in
                                 enumerate(zip(moves, totals), 1)]
         out.write(json.dumps(document) + "\n")
         return 0

@@ -8,12 +8,13 @@ by the player who takes it in the optimal play, its value inside, and under it t
 
 from __future__ import annotations
 
+import decimal
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["format_number", "game_svg"]
+__all__ = ["format_number", "game_svg", "tidy_profits"]
 
 PLAYERS = ("first", "second")
 # Blue for the first player, vermilion for the second: distinguishable with the common
@@ -27,7 +28,7 @@ _MARGIN = 12
 _LABEL_WIDTH = 64                 # "row 12" left of a row
 _STACK_WIDTH = 62                 # a stack's column ("stack 12" above it)
 _ROW_WRAP = 20                    # a longer row continues on the next line
-_MAX_LABEL = 7                    # longer coin values are shortened inside the disc
+_MAX_LABEL = 6                    # longer coin values are shortened inside the disc
 
 
 def format_number(x: Any) -> str:
@@ -55,8 +56,42 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
-def _short(text: str) -> str:
-    return text if len(text) <= _MAX_LABEL else text[: _MAX_LABEL - 1] + "\u2026"
+def tidy_profits(profits: Any, game: Any) -> Any:
+    """Decimal profits with the coins' own number of decimal places (they are sums of coins,
+    so this is exact): the library's halving shows 0.40 as 0.400."""
+    if not isinstance(profits.first, Decimal):
+        return profits
+    exponents = [c.as_tuple().exponent for component in game.rows + game.stacks
+                 for c in component]
+    places = min(exponents, default=0)
+    if places < -30:  # leave extreme precisions alone rather than print a huge expansion
+        return profits
+    quantum = Decimal(1).scaleb(places)
+    with decimal.localcontext() as context:
+        context.prec = decimal.MAX_PREC
+        context.traps[decimal.Inexact] = True
+        try:
+            return type(profits)(profits.first.quantize(quantum),
+                                 profits.second.quantize(quantum))
+        except decimal.DecimalException:  # pragma: no cover - sums of coins are exact
+            return profits
+
+
+def _disc_label(coin: Any) -> str:
+    """The value inside a disc: exact when short, else "≈1.2e40" (the <title> has it all)."""
+    label = format_number(coin)
+    if len(label) <= _MAX_LABEL:
+        return label
+    try:
+        if isinstance(coin, int):
+            digits = str(abs(coin))
+            approx = f"{'-' if coin < 0 else ''}{digits[0]}.{digits[1]}e{len(digits) - 1}"
+        else:
+            mantissa, _, exponent = format(float(coin), ".2g").partition("e")
+            approx = f"{mantissa}e{int(exponent)}" if exponent else mantissa
+    except (OverflowError, ValueError):
+        return label[: _MAX_LABEL - 1] + "\u2026"
+    return "\u2248" + approx
 
 
 def _text(x: float, y: float, content: str, **attributes: Any) -> str:
@@ -71,7 +106,7 @@ def _coin(cx: float, cy: float, coin: Any, turn: int | None, where: str) -> str:
     label = format_number(coin)
     player = PLAYERS[(turn - 1) % 2] if turn is not None else "none"
     fill = COLOURS.get(player, "#888888")
-    shown = _short(label)
+    shown = _disc_label(coin)
     size = {1: 15, 2: 15, 3: 14, 4: 13}.get(len(shown), 11)
     # Five characters and more are squeezed to the disc's width.
     fit = {"textLength": 2 * _RADIUS - 6, "lengthAdjust": "spacingAndGlyphs"} \
@@ -106,7 +141,7 @@ def game_svg(game: Any) -> str:
     rows = [tuple(r) for r in game.rows]
     stacks = [tuple(s) for s in game.stacks]
     moves = game.play()
-    profits = game.profits()
+    profits = tidy_profits(game.profits(), game)
 
     # The turn of every coin, keyed by (kind, index, position in the original component);
     # a component's first coin left has the smallest position among its moves.
