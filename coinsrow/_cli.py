@@ -68,10 +68,16 @@ class UsageError(Exception):
     """Bad input: reported on one line, exit status 2."""
 
 
+def _show(text: str) -> str:
+    """A token quoted for an error message, cut short if it is long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 # -- reading coins -------------------------------------------------------------------------
 
 
-def parse_number(token: str, where: str, as_float: bool = False) -> int | float | Fraction | Decimal:
+def parse_number(token: str, where: str,
+                 as_float: bool = False) -> int | float | Fraction | Decimal:
     """One coin from its text, exactly: ``12`` -> int, ``7/2`` -> Fraction, ``0.1`` -> Decimal.
 
     With ``as_float`` every coin is a float. ``UsageError`` naming the token otherwise.
@@ -85,16 +91,16 @@ def parse_number(token: str, where: str, as_float: bool = False) -> int | float 
         elif _DECIMAL.fullmatch(text):
             number = Decimal(text)
         else:
-            raise UsageError(f"{where}: {text!r} is not a number")
+            raise UsageError(f"{where}: {_show(text)} is not a number")
     except ZeroDivisionError:
-        raise UsageError(f"{where}: {text!r} divides by zero") from None
+        raise UsageError(f"{where}: {_show(text)} divides by zero") from None
     if as_float:
         try:
             number = float(number)
         except OverflowError:
             number = math.inf
         if not math.isfinite(number):
-            raise UsageError(f"{where}: {text!r} is too large for a float")
+            raise UsageError(f"{where}: {_show(text)} is too large for a float")
     return number
 
 
@@ -126,7 +132,7 @@ def _json_coin(item: Any, where: str, as_float: bool) -> Any:
         except OverflowError:
             number = math.inf
         if not math.isfinite(number):
-            raise UsageError(f"{where}: {item} is too large for a float")
+            raise UsageError(f"{where}: {_show(str(item))} is too large for a float")
         return number
     return item
 
@@ -438,10 +444,6 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
 # -- demo ----------------------------------------------------------------------------------
 
 
-def _places(values: Sequence[int]) -> str:
-    return ", ".join(str(p) for p in values)
-
-
 def demo(out: TextIO) -> int:
     """Seed 004's row, where the even/odd strategy is not optimal, solved and explained;
     then seed 001's example. Every number shown is computed by the library."""
@@ -450,17 +452,24 @@ def demo(out: TextIO) -> int:
     profits = game.profits()
     moves = game.play()
     odd, even = sum(row[0::2]), sum(row[1::2])
-    parity_class, parity_sum, other_sum = ("odd", odd, even) if odd >= even else ("even", even, odd)
-    first_places = [m.position + 1 for m in moves[0::2]]
-    classes = ["odd" if p % 2 else "even" for p in first_places]
+    parity_class, other_class = ("odd", "even") if odd >= even else ("even", "odd")
+    parity_sum, other_sum = max(odd, even), min(odd, even)
+    first_moves = moves[0::2]
+    classes = ["odd" if m.position % 2 == 0 else "even" for m in first_moves]  # 1-based places
+
+    def spelled(coins: Sequence[int]) -> str:
+        return f"{' + '.join(map(str, coins))} = {sum(coins)}"
+
     lines = [
         "coinsrow demo: two players take turns taking a coin from either end of a row.",
         "How much does each collect when both play as well as possible?",
         "",
         f"Row: {_echo(row)}   (seed 004, \"Coins Game\")",
-        f"  Even/odd strategy: the coins at odd places sum to {odd}, at even places to {even}.",
-        f"  The first player can take every {parity_class}-place coin (the second player only",
-        f"  ever finds the other class at the ends), so she never loses: {parity_sum} to "
+        f"  Even/odd strategy: odd places hold {spelled(row[0::2])}, even places "
+        f"{spelled(row[1::2])}.",
+        f"  Going first, she can take every {parity_class}-place coin (the second player then "
+        f"only finds",
+        f"  {other_class}-place coins at the ends), so she never loses: {parity_sum} to "
         f"{other_sum}.",
         f"  But the optimum is {profits.first} to {profits.second}:",
     ]
@@ -473,13 +482,14 @@ def demo(out: TextIO) -> int:
     for end, coin in (("left", row[0]), ("right", row[-1])):
         note = "  <- the even/odd strategy's move" if end == parity_end else ""
         lines.append(f"    take {coin} ({end}): worth {worth[end]}{note}")
-    lines.append(f"  The optimal first player takes the coins at places {_places(first_places)}")
-    if len(set(classes)) > 1:
-        lines.append(f"  ({', '.join(classes)}): she changes class after her first move, "
-                     "which the even/odd")
-        lines.append("  strategy never does.")
-    else:
-        lines.append(f"  (all {classes[0]}).")
+    taken = ", ".join(format_number(m.coin) for m in first_moves)
+    places = ", ".join(str(m.position + 1) for m in first_moves)
+    switches = len(set(classes)) > 1
+    lines.append(f"  The optimal first player takes {taken} (places {places}: "
+                 f"{', '.join(classes)}){';' if switches else '.'}")
+    if switches:
+        lines.append("  she switches class after her first move, which the even/odd strategy "
+                     "never does.")
     row2 = list(DEMO_ROW_2)
     game2 = Game(rows=[row2])
     profits2 = game2.profits()
@@ -517,7 +527,8 @@ def silver(argv: list[str], out: TextIO) -> int:
     for i, token in enumerate(args.cells, 1):
         text = token.strip()
         if not _INT.fullmatch(text):
-            raise UsageError(f"argument {i}: {text!r} is not a cell number (a positive integer)")
+            raise UsageError(f"argument {i}: {_show(text)} is not a cell number "
+                             "(a positive integer)")
         cells.append(int(text))
     from . import silver_dollar
 
