@@ -280,8 +280,9 @@ def _running(moves: Sequence[Move], zero: Any) -> list[tuple[Any, Any]]:
     return totals
 
 
-def _zero(game_total: Any) -> Any:
-    return game_total - game_total
+def _zero(profit: Any) -> Any:
+    """Zero of the game's number type (Decimal('0'), not the profit's many decimal places)."""
+    return type(profit)(0)
 
 
 def _move_json(turn: int, move: Move, totals: tuple[Any, Any], number_type: type) -> dict:
@@ -360,8 +361,8 @@ def _abbreviate(args: argparse.Namespace, out: TextIO) -> bool:
 
 def solve(args: argparse.Namespace, out: TextIO) -> int:
     game = read_game(args)
-    profits = tidy_profits(game.profits(), game)
     moves = game.play()
+    profits = tidy_profits(game.profits(), moves)
     totals = _running(moves, _zero(profits.first))
     if args.svg:
         _write_svg(game, args.svg)
@@ -410,7 +411,7 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
     moves = list(playout.moves)
-    optimal = tidy_profits(game.profits(), game)
+    optimal = tidy_profits(game.profits(), game.play())
     totals = _running(moves, _zero(optimal.first))
     if args.svg:
         _write_svg(game, args.svg)
@@ -621,6 +622,15 @@ def _unlimited_int_digits() -> Iterator[None]:
         sys.set_int_max_str_digits(previous)
 
 
+# Sums and differences of Decimal coins (running totals, the value) are exact under this
+# context; the default one would round them to 28 digits.
+_EXACT_DECIMAL = decimal.Context(
+    prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
+    traps=[decimal.InvalidOperation, decimal.Inexact, decimal.Overflow,
+           decimal.DivisionByZero],
+)
+
+
 def _run(argv: list[str], out: TextIO) -> int:
     if argv and argv[0] == "demo":
         if len(argv) > 1:
@@ -644,7 +654,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout
     try:
-        with _unlimited_int_digits():
+        with _unlimited_int_digits(), decimal.localcontext(_EXACT_DECIMAL):
             return _run(arguments, out)
     except UsageError as error:
         message = " ".join(str(error).split())

@@ -56,25 +56,24 @@ def format_number(x: Any) -> str:
     return str(x)
 
 
-def tidy_profits(profits: Any, game: Any) -> Any:
-    """Decimal profits with the coins' own number of decimal places (they are sums of coins,
-    so this is exact): the library's halving shows 0.40 as 0.400."""
+def tidy_profits(profits: Any, moves: Any) -> Any:
+    """Decimal profits written as the sums of the coins each player takes in ``moves`` (an
+    optimal play): equal, but with the coins' own decimal places, where the library's
+    halving writes 0.4 as 0.40. Other number types are returned unchanged."""
     if not isinstance(profits.first, Decimal):
         return profits
-    exponents = [c.as_tuple().exponent for component in game.rows + game.stacks
-                 for c in component]
-    places = min(exponents, default=0)
-    if places < -30:  # leave extreme precisions alone rather than print a huge expansion
-        return profits
-    quantum = Decimal(1).scaleb(places)
     with decimal.localcontext() as context:
         context.prec = decimal.MAX_PREC
+        context.Emax, context.Emin = decimal.MAX_EMAX, decimal.MIN_EMIN
         context.traps[decimal.Inexact] = True
         try:
-            return type(profits)(profits.first.quantize(quantum),
-                                 profits.second.quantize(quantum))
+            first = sum((m.coin for m in moves[0::2]), Decimal(0))
+            second = sum((m.coin for m in moves[1::2]), Decimal(0))
         except decimal.DecimalException:  # pragma: no cover - sums of coins are exact
             return profits
+    if (first, second) != (profits.first, profits.second):  # pragma: no cover - defensive
+        return profits
+    return type(profits)(first, second)
 
 
 def _disc_label(coin: Any) -> str:
@@ -141,7 +140,7 @@ def game_svg(game: Any) -> str:
     rows = [tuple(r) for r in game.rows]
     stacks = [tuple(s) for s in game.stacks]
     moves = game.play()
-    profits = tidy_profits(game.profits(), game)
+    profits = tidy_profits(game.profits(), moves)
 
     # The turn of every coin, keyed by (kind, index, position in the original component);
     # a component's first coin left has the smallest position among its moves.

@@ -8,6 +8,7 @@ brute_solver for rows and stacks), numbers are read back exactly (Fraction/Decim
 from __future__ import annotations
 
 import contextlib
+import decimal
 import io
 import json
 import math
@@ -280,12 +281,23 @@ def test_decimals_are_exact_not_floats():
     check_optimal_play(doc, [row])
     first = Decimal(doc["profits"]["first"])
     assert first + Decimal(doc["profits"]["second"]) == sum(row)  # exact, unlike floats
-    # the plain output keeps the coins' decimal places: 0.1 + 0.3 is 0.4, not 0.40000000000000002
-    quiet = run("-q", "0.1", "0.2", "0.3")
-    assert quiet.stdout.split() == ["0.40", "0.20"] or \
-        [Decimal(x) for x in quiet.stdout.split()] == list(coinsrow.profits(
-            [Decimal("0.1"), Decimal("0.2"), Decimal("0.3")]))
-    assert Decimal(quiet.stdout.split()[0]) == Decimal("0.1") + Decimal("0.3")
+    # the plain output is decimal, exact: 0.1 + 0.3 is 0.40, not 0.4000000000000000222
+    coins = [Decimal("0.1"), Decimal("0.2"), Decimal("0.30")]
+    quiet = run("-q", *map(str, coins))
+    printed = quiet.stdout.split()
+    assert [Decimal(x) for x in printed] == list(coinsrow.profits(coins))
+    assert all(len(x) <= 4 for x in printed)
+
+
+def test_long_decimals_not_rounded_to_the_default_precision():
+    row_text = ["0.1234567890123456789012345678901234567890", "1e-40", "3",
+                "-98765432109876543210987654321.5"]
+    result = run("--json", *row_text)
+    assert result.returncode == 0, result.stderr
+    with decimal.localcontext() as context:  # the oracle, exactly too
+        context.prec = 200
+        context.traps[decimal.Inexact] = True
+        check_optimal_play(json.loads(result.stdout), [[Decimal(t) for t in row_text]])
 
 
 def test_fractions_exact_and_mixed_with_decimals():
