@@ -633,6 +633,11 @@ _EXACT_DECIMAL = decimal.Context(
 
 def _run(argv: list[str], out: TextIO) -> int:
     if argv and argv[0] == "demo":
+        if argv[1:] in (["-h"], ["--help"]):
+            out.write(f"usage: {PROG} demo\n\nSolves two examples from the literature (the "
+                      "rows 1 2 1000 3 4 900 and 3 2 2 3 1 2)\nand shows why the even/odd "
+                      "strategy is not optimal.\n")
+            return 0
         if len(argv) > 1:
             raise UsageError(f"demo takes no arguments, got {argv[1]!r}")
         return demo(out)
