@@ -1,0 +1,682 @@
+"""The ``coinsrow`` command: solve a game from the shell and show the optimal play.
+
+    coinsrow 3 2 2 3 1 2                  one row on the command line
+    coinsrow - < coins.txt                coins from standard input (whitespace or commas)
+    coinsrow -f game.json                 a file: coins, or {"rows": [[...]], "stacks": [[...]]}
+    coinsrow --row "3 1 2" --stack "5 1"  several rows and stacks (stacks top first)
+    coinsrow demo                         a solved example from the literature, and why
+    coinsrow silver 1 3 5                 the Silver Dollar game: winner and winning move
+
+Exit status: 0 on success, 2 for bad input (a one-line message naming the offending token).
+
+JSON output (``--json``): numbers are JSON numbers for ints and floats, strings for
+``Fraction`` ("7/2") and ``Decimal`` ("3.50") so that no consumer rounds them::
+
+    {"number_type": "int" | "float" | "Fraction" | "Decimal",
+     "rows": [[coin, ...], ...], "stacks": [[coin, ...], ...],
+     "profits": {"first": x, "second": y}, "value": x - y,
+     "best_move": MOVE or null,
+     "play": [MOVE, ...]}
+
+    MOVE = {"turn": 1, "player": "first" | "second", "kind": "row" | "stack",
+            "index": i, "end": "left" | "right" | "top", "position": p, "coin": c,
+            "first_total": running total, "second_total": running total}
+
+Turns count from 1; ``index`` and ``position`` from 0, as in ``coinsrow.Move``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import decimal
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NoReturn, TextIO
+
+import coinsrow
+
+from ._game import Game, Move
+from ._svg import format_number, game_svg, tidy_profits
+
+__all__ = ["main"]
+
+PROG = "coinsrow"
+EXIT_USAGE = 2
+# A terminal shows at most this many moves of a play (head and tail) unless --all.
+_TTY_HEAD, _TTY_TAIL = 12, 6
+# The echo of the input shows long components shortened.
+_ECHO_MAX = 30
+
+_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+", re.ASCII)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_NEGATIVE = re.compile(r"-(?:[0-9]|\.[0-9])", re.ASCII)
+_SEPARATORS = re.compile(r"[\s,]+")
+
+DEMO_ROW = (1, 2, 1000, 3, 4, 900)      # seed 004, "Coins Game"
+DEMO_ROW_2 = (3, 2, 2, 3, 1, 2)         # seed 001, "Coins in a Line"
+
+
+class UsageError(Exception):
+    """Bad input: reported on one line, exit status 2."""
+
+
+def _show(text: str) -> str:
+    """A token quoted for an error message, cut short if it is long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+# -- reading coins -------------------------------------------------------------------------
+
+
+def parse_number(token: str, where: str,
+                 as_float: bool = False) -> int | float | Fraction | Decimal:
+    """One coin from its text, exactly: ``12`` -> int, ``7/2`` -> Fraction, ``0.1`` -> Decimal.
+
+    With ``as_float`` every coin is a float. ``UsageError`` naming the token otherwise.
+    """
+    text = token.strip()
+    try:
+        if _INT.fullmatch(text):
+            number: Any = int(text)
+        elif _FRACTION.fullmatch(text):
+            number = Fraction(text)
+        elif _DECIMAL.fullmatch(text):
+            number = Decimal(text)
+        else:
+            raise UsageError(f"{where}: {_show(text)} is not a number")
+    except ZeroDivisionError:
+        raise UsageError(f"{where}: {_show(text)} divides by zero") from None
+    if as_float:
+        try:
+            number = float(number)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            raise UsageError(f"{where}: {_show(text)} is too large for a float")
+    return number
+
+
+def _tokens(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, token) for every coin in whitespace- or comma-separated text."""
+    for line_number, line in enumerate(text.splitlines(), 1):
+        for token in _SEPARATORS.split(line):
+            if token:
+                yield line_number, token
+
+
+def parse_coins(text: str, source: str, as_float: bool, multiline: bool = True) -> list:
+    """The coins in ``text`` (whitespace or commas), errors naming source, line and token."""
+    coins = []
+    for line_number, token in _tokens(text):
+        where = f"{source}, line {line_number}" if multiline else source
+        coins.append(parse_number(token, where, as_float))
+    return coins
+
+
+def _json_coin(item: Any, where: str, as_float: bool) -> Any:
+    if isinstance(item, bool) or item is None or isinstance(item, (list, dict)):
+        raise UsageError(f"{where}: {json.dumps(item)[:40]} is not a number")
+    if isinstance(item, str):
+        return parse_number(item, where, as_float)
+    if as_float:
+        try:
+            number = float(item)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            raise UsageError(f"{where}: {_show(str(item))} is too large for a float")
+        return number
+    return item
+
+
+def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list]:
+    """(rows, stacks) from a JSON document: a list of coins (one row) or
+    ``{"rows": [[...], ...], "stacks": [[...], ...]}``. Numbers with a fraction or an exponent
+    are read as Decimal (exact), never through a binary float unless ``as_float``."""
+
+    def reject_constant(name: str) -> NoReturn:
+        raise UsageError(f"{source}: {name} is not a finite number")
+
+    try:
+        document = json.loads(text, parse_float=float if as_float else Decimal,
+                              parse_constant=reject_constant)
+    except json.JSONDecodeError as error:
+        near = error.doc[error.pos:error.pos + 20].split("\n")[0].strip()
+        place = f"near {near!r}" if near else "at the end of the input"
+        raise UsageError(f"{source}: bad JSON at line {error.lineno} column {error.colno}: "
+                         f"{error.msg} {place}") from None
+    except ValueError as error:  # e.g. an integer literal beyond the digit limit
+        raise UsageError(f"{source}: bad JSON: {error}") from None
+    if isinstance(document, list) and all(not isinstance(x, list) for x in document):
+        document = {"rows": [document]}
+    if not isinstance(document, dict):
+        raise UsageError(f"{source}: expected a JSON object {{\"rows\": [[...]], \"stacks\": "
+                         f"[[...]]}} or a list of coins, got {type(document).__name__}")
+    unknown = sorted(set(document) - {"rows", "stacks"})
+    if unknown:
+        raise UsageError(f"{source}: unknown key {unknown[0]!r} (expected \"rows\" and/or "
+                         f"\"stacks\")")
+    result: dict[str, list] = {}
+    for key in ("rows", "stacks"):
+        components = document.get(key, [])
+        if not isinstance(components, list):
+            raise UsageError(f"{source}: \"{key}\" must be a list of lists of coins")
+        parsed = []
+        for i, component in enumerate(components):
+            if not isinstance(component, list):
+                raise UsageError(f"{source}: {key}[{i}] must be a list of coins, "
+                                 f"got {json.dumps(component)[:40]}")
+            parsed.append([_json_coin(c, f"{source}: {key}[{i}][{j}]", as_float)
+                           for j, c in enumerate(component)])
+        result[key] = parsed
+    return result["rows"], result["stacks"]
+
+
+def _read_source(name: str) -> str:
+    if name == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise UsageError("standard input is not UTF-8 text") from None
+    try:
+        with open(name, encoding="utf-8") as file:
+            return file.read()
+    except UnicodeDecodeError:
+        raise UsageError(f"{name}: not a UTF-8 text file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {name!r}: {error.strerror or error}") from None
+
+
+def _read_game_text(text: str, source: str, as_float: bool) -> tuple[list, list]:
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        return parse_json(text, source, as_float)
+    coins = parse_coins(text, source, as_float)
+    if not coins:
+        raise UsageError(f"{source}: no coins")
+    return [coins], []
+
+
+def _exact_kinds(rows: list, stacks: list) -> tuple[list, list]:
+    """Decimal and Fraction coins in one game: read the decimals as Fractions (exactly)."""
+    coins = [c for component in rows + stacks for c in component]
+    if any(isinstance(c, Fraction) for c in coins) and any(isinstance(c, Decimal) for c in coins):
+        def convert(component: list) -> list:
+            return [Fraction(c) if isinstance(c, Decimal) else c for c in component]
+        return [convert(r) for r in rows], [convert(s) for s in stacks]
+    return rows, stacks
+
+
+def read_game(args: argparse.Namespace) -> Game:
+    """The game described by the command line (positional coins, -f, --row, --stack)."""
+    rows: list = []
+    stacks: list = []
+    coins = [c.strip() for c in args.coins]
+    sources = ([args.file] if args.file else [])
+    if "-" in coins:
+        if len(coins) > 1:
+            raise UsageError("'-' (read standard input) cannot be mixed with coins")
+        sources.append("-")
+        coins = []
+    if sources.count("-") > 1:
+        raise UsageError("standard input can be read only once")
+    if coins:
+        rows.append([parse_number(token, f"argument {i}", args.float)
+                     for i, token in enumerate(coins, 1)])
+    for name in sources:
+        label = "standard input" if name == "-" else name
+        more_rows, more_stacks = _read_game_text(_read_source(name), label, args.float)
+        rows += more_rows
+        stacks += more_stacks
+    for i, text in enumerate(args.row or [], 1):
+        rows.append(parse_coins(text, f"--row #{i}", args.float, multiline=False))
+    for i, text in enumerate(args.stack or [], 1):
+        stacks.append(parse_coins(text, f"--stack #{i}", args.float, multiline=False))
+    if not any(rows) and not any(stacks):
+        raise UsageError("no coins given (try 'coinsrow 3 2 2 3 1 2', 'coinsrow demo' or "
+                         "'coinsrow --help')")
+    rows, stacks = _exact_kinds(rows, stacks)
+    try:
+        return Game(rows=rows, stacks=stacks)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def _json_number(x: Any, number_type: type) -> Any:
+    """A number for JSON in the game's number type: ints and floats as JSON numbers,
+    Fraction and Decimal as exact strings (an int coin of a Fraction game is "2")."""
+    if number_type is int:
+        return x
+    if number_type is float:
+        return float(x)
+    return format_number(number_type(x))
+
+
+def _where(move: Move) -> str:
+    return f"{move.kind} {move.index} {move.end}"
+
+
+def _running(moves: Sequence[Move], zero: Any) -> list[tuple[Any, Any]]:
+    """(first total, second total) after every move."""
+    totals = []
+    first = second = zero
+    for t, move in enumerate(moves):
+        if t % 2 == 0:
+            first += move.coin
+        else:
+            second += move.coin
+        totals.append((first, second))
+    return totals
+
+
+def _zero(profit: Any) -> Any:
+    """Zero of the game's number type (Decimal('0'), not the profit's many decimal places)."""
+    return type(profit)(0)
+
+
+def _move_json(turn: int, move: Move, totals: tuple[Any, Any], number_type: type) -> dict:
+    return {
+        "turn": turn,
+        "player": "first" if turn % 2 == 1 else "second",
+        "kind": move.kind,
+        "index": move.index,
+        "end": move.end,
+        "position": move.position,
+        "coin": _json_number(move.coin, number_type),
+        "first_total": _json_number(totals[0], number_type),
+        "second_total": _json_number(totals[1], number_type),
+    }
+
+
+def _table(moves: Sequence[Move], totals: Sequence[tuple[Any, Any]], abbreviate: bool,
+           indent: str = "") -> list[str]:
+    """The play as aligned lines: turn, player, where, coin, running totals."""
+    shown = list(range(len(moves)))
+    if abbreviate and len(moves) > _TTY_HEAD + _TTY_TAIL + 1:
+        shown = list(range(_TTY_HEAD)) + list(range(len(moves) - _TTY_TAIL, len(moves)))
+    header = ("turn", "player", "takes", "coin", "first", "second")
+    cells = [header]
+    for t in shown:
+        move = moves[t]
+        cells.append((str(t + 1), "first" if t % 2 == 0 else "second", _where(move),
+                      format_number(move.coin), format_number(totals[t][0]),
+                      format_number(totals[t][1])))
+    widths = [max(len(row[c]) for row in cells) for c in range(len(header))]
+    right = (True, False, False, True, True, True)
+
+    def line(row: Sequence[str]) -> str:
+        return indent + "  ".join(cell.rjust(w) if r else cell.ljust(w)
+                                  for cell, w, r in zip(row, widths, right)).rstrip()
+
+    lines = [line(header)]
+    for k, t in enumerate(shown):
+        if k > 0 and t != shown[k - 1] + 1:
+            hidden = t - shown[k - 1] - 1
+            lines.append(f"{indent}  ... {hidden} more moves (--all shows every move) ...")
+        lines.append(line(cells[k + 1]))
+    return lines
+
+
+def _echo(values: Sequence[Any]) -> str:
+    if len(values) > _ECHO_MAX:
+        head = " ".join(format_number(x) for x in values[:10])
+        tail = " ".join(format_number(x) for x in values[-5:])
+        return f"{head} ... {tail}  ({len(values)} coins)"
+    return " ".join(format_number(x) for x in values) if values else "(empty)"
+
+
+def _describe_move(move: Move) -> str:
+    if move.kind == "stack":
+        return f"take {format_number(move.coin)} from the top of stack {move.index}"
+    return f"take {format_number(move.coin)} from the {move.end} end of row {move.index}"
+
+
+def _write_svg(game: Game, path: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(game_svg(game))
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _abbreviate(args: argparse.Namespace, out: TextIO) -> bool:
+    if args.all:
+        return False
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def solve(args: argparse.Namespace, out: TextIO) -> int:
+    game = read_game(args)
+    moves = game.play()
+    profits = tidy_profits(game.profits(), moves)
+    totals = _running(moves, _zero(profits.first))
+    if args.svg:
+        _write_svg(game, args.svg)
+    if args.json:
+        kind = type(profits.first)
+        document: dict[str, Any] = {"number_type": kind.__name__}
+        if not args.quiet:
+            document["rows"] = [[_json_number(c, kind) for c in r] for r in game.rows]
+            document["stacks"] = [[_json_number(c, kind) for c in s] for s in game.stacks]
+        document["profits"] = {"first": _json_number(profits.first, kind),
+                               "second": _json_number(profits.second, kind)}
+        if not args.quiet:
+            document["value"] = _json_number(profits.first - profits.second, kind)
+            document["best_move"] = _move_json(1, moves[0], totals[0], kind) if moves else None
+            document["play"] = [_move_json(t, m, s, kind) for t, (m, s) in
+                                enumerate(zip(moves, totals), 1)]
+        out.write(json.dumps(document) + "\n")
+        return 0
+    if args.quiet:
+        out.write(f"{format_number(profits.first)} {format_number(profits.second)}\n")
+        return 0
+    lines = [f"row {i}: {_echo(r)}" for i, r in enumerate(game.rows)]
+    lines += [f"stack {i} (top first): {_echo(s)}" for i, s in enumerate(game.stacks)]
+    lines.append(f"profits: first {format_number(profits.first)}, "
+                 f"second {format_number(profits.second)}")
+    lines.append(f"value: {format_number(profits.first - profits.second)} "
+                 f"(first minus second, both playing optimally)")
+    lines.append(f"best move: {_describe_move(moves[0])}")
+    lines.append("optimal play:")
+    lines += _table(moves, totals, _abbreviate(args, out), indent="  ")
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+def versus(args: argparse.Namespace, out: TextIO) -> int:
+    """``--strategy A --vs B``: a whole game between two strategies (``coinsrow.simulate``)."""
+    simulate = getattr(coinsrow, "simulate", None)
+    if simulate is None:
+        raise UsageError("--strategy/--vs need coinsrow.simulate, which this version of "
+                         "coinsrow does not have")
+    game = read_game(args)
+    first_name = args.strategy or "optimal"
+    second_name = args.vs or "optimal"
+    try:
+        playout = simulate(game, first=first_name, second=second_name, seed=args.seed)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    moves = list(playout.moves)
+    optimal = tidy_profits(game.profits(), game.play())
+    totals = _running(moves, _zero(optimal.first))
+    if args.svg:
+        _write_svg(game, args.svg)
+    if args.json:
+        kind = type(optimal.first)
+        document = {
+            "number_type": kind.__name__,
+            "strategies": {"first": first_name, "second": second_name},
+            "profits": {"first": _json_number(playout.first, kind),
+                        "second": _json_number(playout.second, kind)},
+            "optimal_profits": {"first": _json_number(optimal.first, kind),
+                                "second": _json_number(optimal.second, kind)},
+        }
+        if not args.quiet:
+            document["play"] = [_move_json(t, m, s, kind) for t, (m, s) in
+                                enumerate(zip(moves, totals), 1)]
+        out.write(json.dumps(document) + "\n")
+        return 0
+    if args.quiet:
+        out.write(f"{format_number(playout.first)} {format_number(playout.second)}\n")
+        return 0
+    lines = [f"first player: {first_name}, second player: {second_name}"]
+    lines += _table(moves, totals, _abbreviate(args, out), indent="  ")
+    lines.append(f"result: first {format_number(playout.first)}, "
+                 f"second {format_number(playout.second)} (both optimal: first "
+                 f"{format_number(optimal.first)}, second {format_number(optimal.second)})")
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+# -- demo ----------------------------------------------------------------------------------
+
+
+def demo(out: TextIO) -> int:
+    """Seed 004's row, where the even/odd strategy is not optimal, solved and explained;
+    then seed 001's example. Every number shown is computed by the library."""
+    row = list(DEMO_ROW)
+    game = Game(rows=[row])
+    profits = game.profits()
+    moves = game.play()
+    odd, even = sum(row[0::2]), sum(row[1::2])
+    parity_class, other_class = ("odd", "even") if odd >= even else ("even", "odd")
+    parity_sum, other_sum = max(odd, even), min(odd, even)
+    first_moves = moves[0::2]
+    classes = ["odd" if m.position % 2 == 0 else "even" for m in first_moves]  # 1-based places
+
+    def spelled(coins: Sequence[int]) -> str:
+        return f"{' + '.join(map(str, coins))} = {sum(coins)}"
+
+    lines = [
+        "coinsrow demo: two players take turns taking a coin from either end of a row.",
+        "How much does each collect when both play as well as possible?",
+        "",
+        f"Row: {_echo(row)}   (seed 004, \"Coins Game\")",
+        f"  Even/odd strategy: odd places hold {spelled(row[0::2])}, even places "
+        f"{spelled(row[1::2])}.",
+        f"  Going first, she can take every {parity_class}-place coin (the second player then "
+        f"only finds",
+        f"  {other_class}-place coins at the ends), so she never loses: {parity_sum} to "
+        f"{other_sum}.",
+        f"  But the optimum is {profits.first} to {profits.second}:",
+    ]
+    lines += _table(moves, _running(moves, 0), abbreviate=False, indent="    ")
+    # The worth (first minus second, best play after it) of each first move.
+    worth = {"left": row[0] - coinsrow.value(row[1:]),
+             "right": row[-1] - coinsrow.value(row[:-1])}
+    parity_end = "left" if parity_class == "odd" else "right"
+    lines.append("  Why: the first move decides (worth = first minus second after it, best play):")
+    for end, coin in (("left", row[0]), ("right", row[-1])):
+        note = "  <- the even/odd strategy's move" if end == parity_end else ""
+        lines.append(f"    take {coin} ({end}): worth {worth[end]}{note}")
+    taken = ", ".join(format_number(m.coin) for m in first_moves)
+    places = ", ".join(str(m.position + 1) for m in first_moves)
+    switches = len(set(classes)) > 1
+    lines.append(f"  The optimal first player takes {taken} (places {places}: "
+                 f"{', '.join(classes)}){';' if switches else '.'}")
+    if switches:
+        lines.append("  she switches class after her first move, which the even/odd strategy "
+                     "never does.")
+    row2 = list(DEMO_ROW_2)
+    game2 = Game(rows=[row2])
+    profits2 = game2.profits()
+    moves2 = game2.play()
+    odd2, even2 = sum(row2[0::2]), sum(row2[1::2])
+    lines += [
+        "",
+        f"Row: {_echo(row2)}   (seed 001, \"Coins in a Line\")",
+        f"  Odd places sum to {odd2}, even places to {even2}: the even/odd strategy gets "
+        f"{max(odd2, even2)},",
+        f"  the optimum is {profits2.first} to {profits2.second}. Optimal play, turn by turn:",
+        "    " + ", ".join(f"{format_number(m.coin)} ({m.end})" for m in moves2),
+        "",
+        "Try:  coinsrow 3 2 2 3 1 2",
+        "      coinsrow --json --row \"1 5 2\" --stack \"4 1\"",
+        "      coinsrow --help",
+    ]
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+# -- the Silver Dollar game ----------------------------------------------------------------
+
+
+def silver(argv: list[str], out: TextIO) -> int:
+    parser = _Parser(prog=f"{PROG} silver",
+                     description="The Silver Dollar game (seed 002): coins on cells 1, 2, ...; "
+                                 "a move slides a coin left to an empty cell without jumping; "
+                                 "who cannot move loses. Prints the winner and the preferred "
+                                 "winning move (leftmost coin, furthest left).")
+    parser.add_argument("cells", nargs="*", metavar="CELL", help="the cells holding coins")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_intermixed_args(_protect_negatives(argv))
+    cells = []
+    for i, token in enumerate(args.cells, 1):
+        text = token.strip()
+        if not _INT.fullmatch(text):
+            raise UsageError(f"argument {i}: {_show(text)} is not a cell number "
+                             "(a positive integer)")
+        cells.append(int(text))
+    from . import silver_dollar
+
+    try:
+        winner = silver_dollar.winner(cells)
+        move = silver_dollar.winning_move(cells)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        out.write(json.dumps({"cells": cells, "winner": winner,
+                              "winning_move": list(move) if move else None}) + "\n")
+        return 0
+    shown = " ".join(map(str, sorted(cells))) if cells else "(none)"
+    lines = [f"coins on cells: {shown}"]
+    if move is None:
+        lines.append(f"winner: {winner} player (every move of the first player loses)")
+    else:
+        lines.append(f"winner: {winner} player")
+        lines.append(f"winning move: the coin on cell {move[0]} to cell {move[1]}")
+    out.write("\n".join(lines) + "\n")
+    return 0
+
+
+# -- command line --------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but errors are one line and exit status 2 through ``UsageError``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _protect_negatives(argv: Sequence[str]) -> list[str]:
+    """A leading space keeps argparse from taking a negative coin ("-3/2", "-1e5") for an
+    option; every coin is stripped when it is read."""
+    return [" " + a if _NEGATIVE.match(a) else a for a in argv]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Solve the coins-in-a-row game exactly: two players alternately take a "
+                    "coin from an end of a row (or the top of a stack). Prints both players' "
+                    "totals under optimal play and the optimal play itself.",
+        epilog="Other commands: 'coinsrow demo' (a solved example and why), 'coinsrow silver "
+               "CELL...' (the Silver Dollar game). Coins: integers (exact, any size), "
+               "decimals like 0.1 (read exactly, as Decimal), fractions like 7/2. "
+               "Exit status 2 on bad input.",
+    )
+    parser.add_argument("coins", nargs="*", metavar="COIN",
+                        help="the coins of one row; '-' reads coins from standard input")
+    parser.add_argument("-f", "--file", metavar="FILE",
+                        help="read coins (whitespace or comma separated) or a JSON document "
+                             "{\"rows\": [[...]], \"stacks\": [[...]]} from FILE ('-': stdin)")
+    parser.add_argument("--row", action="append", metavar="COINS",
+                        help="a row, e.g. --row \"3 1 2\" (repeatable)")
+    parser.add_argument("--stack", action="append", metavar="COINS",
+                        help="a stack, top coin first (repeatable)")
+    parser.add_argument("--float", action="store_true",
+                        help="read every coin as a binary float (default: exact)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only the two profits: first second")
+    parser.add_argument("--all", action="store_true",
+                        help="show every move (a terminal otherwise sees a long play shortened)")
+    parser.add_argument("--svg", metavar="FILE", help="also draw the game and its play as SVG")
+    parser.add_argument("--strategy", metavar="NAME",
+                        help="the first player's strategy (optimal, greedy, parity, lookahead, "
+                             "random); plays a game against --vs")
+    parser.add_argument("--vs", metavar="NAME", help="the second player's strategy")
+    parser.add_argument("--seed", type=int, help="seed for the 'random' strategy")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {coinsrow.__version__}")
+    return parser
+
+
+@contextlib.contextmanager
+def _unlimited_int_digits() -> Iterator[None]:
+    """Integers of any size are read and printed whole (Python 3.11+ limits str <-> int
+    conversion to 4300 digits by default); restored afterwards."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:
+        yield
+        return
+    previous = get()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(previous)
+
+
+# Sums and differences of Decimal coins (running totals, the value) are exact under this
+# context; the default one would round them to 28 digits.
+_EXACT_DECIMAL = decimal.Context(
+    prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
+    traps=[decimal.InvalidOperation, decimal.Inexact, decimal.Overflow,
+           decimal.DivisionByZero],
+)
+
+
+def _run(argv: list[str], out: TextIO) -> int:
+    if argv and argv[0] == "demo":
+        if argv[1:] in (["-h"], ["--help"]):
+            out.write(f"usage: {PROG} demo\n\nSolves two examples from the literature (the "
+                      "rows 1 2 1000 3 4 900 and 3 2 2 3 1 2)\nand shows why the even/odd "
+                      "strategy is not optimal.\n")
+            return 0
+        if len(argv) > 1:
+            raise UsageError(f"demo takes no arguments, got {argv[1]!r}")
+        return demo(out)
+    if argv and argv[0] == "silver":
+        return silver(argv[1:], out)
+    args = _parser().parse_intermixed_args(_protect_negatives(argv))
+    if args.strategy or args.vs:
+        return versus(args, out)
+    return solve(args, out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``coinsrow`` command with ``argv`` (default ``sys.argv[1:]``); the exit status.
+
+    >>> main(["--quiet", "3", "2", "2", "3", "1", "2"])
+    8 5
+    0
+    """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout
+    try:
+        with _unlimited_int_digits(), decimal.localcontext(_EXACT_DECIMAL):
+            return _run(arguments, out)
+    except UsageError as error:
+        message = " ".join(str(error).split())
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except decimal.DecimalException as error:
+        print(f"{PROG}: error: exact decimal arithmetic failed ({type(error).__name__}): the "
+              "numbers are too large; try --float", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except SystemExit as exit_:  # --help, --version
+        return exit_.code if isinstance(exit_.code, int) else 0
+    except BrokenPipeError:
+        # The reader went away (e.g. "| head"): not an error. Point stdout at devnull so that
+        # Python's flush at exit does not report the broken pipe again.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 0
