@@ -32,6 +32,8 @@ _EXACT_DECIMAL = decimal.Context(
 )
 _HALF_DECIMAL = Decimal("0.5")
 
+_SVG_MAX_COINS = 5000
+
 _END_NAMES = {_core.END_LEFT: "left", _core.END_RIGHT: "right", _core.END_TOP: "top"}
 
 
@@ -189,8 +191,13 @@ def _profits(coins: _Coins, starts: array, stops: array, advantage: Number) -> P
     if coins.exact_type is int and coins.kind != FLOAT64:
         first = (total + advantage) // 2
     elif coins.exact_type is Decimal:
+        data = coins.objects()
+        # Halving writes one digit more than the coins have; a profit is a sum of coins, so
+        # it is exactly representable at the finest exponent among them.
+        exponent = min((x.as_tuple().exponent for c in range(len(starts))
+                        for x in data[starts[c]:stops[c]]), default=0)
         with decimal.localcontext(_EXACT_DECIMAL):
-            first = (total + advantage) * _HALF_DECIMAL
+            first = ((total + advantage) * _HALF_DECIMAL).quantize(Decimal(1).scaleb(exponent))
     else:
         first = (total + advantage) / 2
     with decimal.localcontext(_EXACT_DECIMAL):
@@ -434,8 +441,10 @@ class Game:
         return Game._position(coins, starts, stops, line, turn)
 
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """The position and its optimal play as an SVG picture (shown by Jupyter)."""
+        if len(self) > _SVG_MAX_COINS:
+            return None  # one element per coin: a huge picture would freeze the notebook
         from ._svg import game_svg
 
         return game_svg(self)
