@@ -17,12 +17,34 @@ from cpython.exc cimport PyErr_CheckSignals
 cdef enum:
     _COOPERATIVE_CELLS_PER_SIGNAL_CHECK = 1 << 16
 
+cdef extern from "<stdint.h>":
+    const int64_t INT64_MIN_VALUE "INT64_MIN"
 
-cdef int _cooperative_layers(const coin_t[::1] coins, coin_t *best, bint *overflow) except -1 nogil:
+
+cdef bint _sums_may_overflow(const coin_t[::1] coins) noexcept nogil:
+    """Whether some sum of coins could leave int64: every DP entry and candidate is a sum of
+    distinct coins, bounded by the sum of their absolute values."""
+    cdef int64_t p, n = coins.shape[0], bound = 0, magnitude
+    if coin_t is double:
+        return False
+    else:
+        for p in range(n):
+            if coins[p] == INT64_MIN_VALUE:
+                return True
+            magnitude = coins[p] if coins[p] >= 0 else -coins[p]
+            if coinsrow_add_overflow(bound, magnitude, &bound):
+                return True
+        return False
+
+
+cdef int _cooperative_layers(const coin_t[::1] coins, coin_t *best, bint checked,
+                             bint *overflow) except -1 nogil:
     """Run the DP over all lengths; ``best[0]`` is the answer. Stops early on int64 overflow.
 
-    Raises whatever a signal handler raises (KeyboardInterrupt): the GIL is taken every
-    ``_COOPERATIVE_CELLS_PER_SIGNAL_CHECK`` cells to run the handlers.
+    ``checked`` false: the caller has proved that no sum overflows, so the plain additions
+    (which the compiler can vectorise) are used. Raises whatever a signal handler raises
+    (KeyboardInterrupt): the GIL is taken every ``_COOPERATIVE_CELLS_PER_SIGNAL_CHECK``
+    cells to run the handlers.
     """
     cdef int64_t n = coins.shape[0], length, i, last, cells = 0
     cdef coin_t take_left, take_right, keep
@@ -32,13 +54,19 @@ cdef int _cooperative_layers(const coin_t[::1] coins, coin_t *best, bint *overfl
     for length in range(1, n + 1):
         last = n - length  # the last start of a sub-row of this length
         if (n - length) % 2 == 0:
-            for i in range(last + 1):
-                ovf |= _add(coins[i], best[i + 1], &take_left)
-                ovf |= _add(coins[i + length - 1], best[i], &take_right)
-                best[i] = take_left if take_left >= take_right else take_right
-            if ovf:
-                overflow[0] = True
-                return 0
+            if checked:
+                for i in range(last + 1):
+                    ovf |= _add(coins[i], best[i + 1], &take_left)
+                    ovf |= _add(coins[i + length - 1], best[i], &take_right)
+                    best[i] = take_left if take_left >= take_right else take_right
+                if ovf:
+                    overflow[0] = True
+                    return 0
+            else:
+                for i in range(last + 1):
+                    take_left = coins[i] + best[i + 1]
+                    take_right = coins[i + length - 1] + best[i]
+                    best[i] = take_left if take_left >= take_right else take_right
         else:
             # The helper takes no coin for her: he leads to the better of the two sub-rows.
             for i in range(last + 1):
@@ -62,7 +90,7 @@ def row_cooperative_max(const coin_t[::1] coins):
     """
     cdef int64_t n = coins.shape[0], bad_index = -1
     cdef coin_t *best = NULL
-    cdef bint ovf = False
+    cdef bint ovf = False, checked = False
     cdef coin_t result = 0
     if n == 0:
         return STATUS_OK, 0, -1
@@ -76,7 +104,8 @@ def row_cooperative_max(const coin_t[::1] coins):
         raise MemoryError()
     try:
         with nogil:
-            _cooperative_layers(coins, best, &ovf)
+            checked = _sums_may_overflow(coins)
+            _cooperative_layers(coins, best, checked, &ovf)
         result = best[0]
     finally:
         free(best)

@@ -118,6 +118,16 @@ def test_big_ints_near_the_int64_limits_fall_back_exactly():
         assert cooperative_max(row) == cooperative_dumb_dp(row)
         wide = [x * 2**70 - rng.randint(0, 5) for x in _random_row(rng, rng.randint(0, 40))]
         assert cooperative_max(wide) == cooperative_dumb_dp(wide)
+    # Absolute sums just below and just above int64: the kernel's unchecked path (taken when
+    # no sum can overflow) and its checked path meet here.
+    for _ in range(300):
+        n = rng.randint(1, 30)
+        limit = INT64_MAX // n
+        row = [rng.choice([limit, -limit, limit - 1, 0, rng.randint(-limit, limit)])
+               for _ in range(n)]
+        assert cooperative_max(row) == cooperative_dumb_dp(row), row
+        nudged = [x + rng.choice([0, 1, 2]) for x in row]
+        assert cooperative_max(nudged) == cooperative_dumb_dp(nudged), nudged
     unsigned = np.array([2**64 - 1, 3, 2**63, 5], dtype=np.uint64)
     assert cooperative_max(unsigned) == cooperative_brute([int(x) for x in unsigned])
 
