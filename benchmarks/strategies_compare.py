@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import coinsrow  # noqa: E402
+import coinsrow
 
 HEURISTICS = ("optimal", "greedy", "lookahead", "parity", "random")
 SEED_ROWS = {

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import coinsrow  # noqa: E402
+import coinsrow
 
 
 def best_time(fn, repeat: int) -> float:
@@ -49,7 +49,7 @@ def main() -> None:
             for n, game in games.items():
                 # A fresh Game each time: the optimal line is computed inside the timing.
                 fresh = coinsrow.Game(rows=game.rows, stacks=game.stacks)
-                times[n] = min(times[n], best_time(lambda: coinsrow.simulate(fresh), 1))
+                times[n] = min(times[n], best_time(lambda fresh=fresh: coinsrow.simulate(fresh), 1))
         playout = coinsrow.simulate(games[large_n])
         assert (playout.first, playout.second) == tuple(games[large_n].profits())
         print(f"  {label:18s} n={small_n:>6}: {times[small_n]:.3f} s   n={large_n:>6}: "
@@ -72,7 +72,7 @@ def main() -> None:
     except ImportError:
         pass
     for label, row in rows.items():
-        print(f"  {label:14s}: {best_time(lambda: coinsrow.cooperative_max(row), 3):.3f} s")
+        print(f"  {label:14s}: {best_time(lambda row=row: coinsrow.cooperative_max(row), 3):.3f} s")
     big = [x * 2**62 for x in ints[:2000]]
     print(f"  2000 ints near 2^62 (int64 overflow -> exact Python ints): "
           f"{best_time(lambda: coinsrow.cooperative_max(big), 1):.3f} s")

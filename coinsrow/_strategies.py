@@ -20,7 +20,7 @@ from ._game import _EXACT_DECIMAL, Game, Move, Number
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
-Strategy = Union[str, Callable[[Game], Any]]
+Strategy = Union[str, Callable[[Game], Any]]  # noqa: UP007 (a runtime alias on 3.10+)
 
 STRATEGY_NAMES = ("optimal", "greedy", "parity", "lookahead", "random")
 
@@ -47,9 +47,10 @@ def _optimal(game: Game) -> Move:
 
 def _greedy(game: Game) -> Move:
     """The largest coin available; ties: lowest row, then stack, index, then the left end."""
-    best = None
-    for move in game.moves():  # rows first, then stacks; a row's left end before its right
-        if best is None or move.coin > best.coin:
+    moves = game.moves()  # rows first, then stacks; a row's left end before its right
+    best = moves[0]
+    for move in moves:
+        if move.coin > best.coin:
             best = move
     return best
 
@@ -74,13 +75,15 @@ def _lookahead(game: Game) -> Move:
     text means the larger). Ties: left.
     """
     row = _single_row(game)
+    assert row is not None, "checked when the strategy was chosen"
     coins, i, j = game._coins, game._starts[row], game._stops[row]
     moves = game.moves()
     if j - i <= 1:
         return moves[0]
-    left, right = coins.coin(i), coins.coin(j - 1)
-    exposed_by_left = max(coins.coin(i + 1), right)
-    exposed_by_right = max(left, coins.coin(j - 2))
+    left: Any = coins.coin(i)
+    right: Any = coins.coin(j - 1)
+    exposed_by_left: Any = max(coins.coin(i + 1), right)
+    exposed_by_right: Any = max(left, coins.coin(j - 2))
     with decimal.localcontext(_EXACT_DECIMAL):
         take_left = left - exposed_by_left >= right - exposed_by_right
     return moves[0] if take_left else moves[1]

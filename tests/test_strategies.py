@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import brute_value, dp_value
 
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
-from oracles import brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
 ANY_GAME = ("optimal", "greedy", "random")  # usable on rows and stacks
@@ -155,7 +155,7 @@ def test_parity_never_loses_on_even_rows():
             playout = simulate(row, "parity", second, seed=rng.random())
             assert playout.first >= playout.second, (row, second)
             # She takes exactly the class she committed to: the larger one, ties to the first.
-            assert playout.first == (evens if evens >= odds else odds)
+            assert playout.first == max(evens, odds)
             assert playout.first + playout.second == sum(row)
 
 
@@ -289,14 +289,14 @@ def test_random_moves_are_spread_over_the_legal_moves():
 
 def test_callable_strategies_and_their_answers():
     row = [4, 8, 1, 5]
-    always_left = lambda game: "left"  # noqa: E731  (one row: "left"/"right" name a move)
+    always_left = lambda game: "left"  # one row: "left"/"right" name a move
     playout = simulate(row, always_left, always_left)
     assert [m.position for m in playout.moves] == [0, 1, 2, 3]
     assert (playout.first, playout.second) == (5, 13)
-    always_right = lambda game: "right"  # noqa: E731
-    assert [m.position for m in simulate(row, always_right, "optimal").moves][0] == 3
+    always_right = lambda game: "right"
+    assert simulate(row, always_right, "optimal").moves[0].position == 3
     assert simulate([7], always_right).first == 7  # one coin: both ends are the same coin
-    as_tuples = lambda game: tuple(game.best_move())  # noqa: E731
+    as_tuples = lambda game: tuple(game.best_move())
     assert simulate(row, as_tuples, as_tuples) == simulate(row)
     seen = []
 
