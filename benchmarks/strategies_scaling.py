@@ -36,6 +36,7 @@ def main() -> None:
     rng = random.Random(2024)
     small_n, large_n = 2 * 10**4, 10**5
     print(f"coinsrow {coinsrow.__version__}, Python {sys.version.split()[0]}")
+    coinsrow.simulate([1, 2, 3])  # warm-up: the kernels' first call imports what they use
     print("\nsimulate(game, 'optimal', 'optimal'): one row, and 8 rows + 8 stacks")
     for label, make in (
         ("one row", lambda n: coinsrow.Game(rows=[[rng.randint(-1000, 1000) for _ in range(n)]])),
@@ -45,7 +46,7 @@ def main() -> None:
     ):
         games = {n: make(n) for n in (small_n, large_n)}
         times = {n: float("inf") for n in games}
-        for _ in range(3):  # interleaved, so both sizes see the same machine load
+        for _ in range(5):  # interleaved, so both sizes see the same machine load
             for n, game in games.items():
                 # A fresh Game each time: the optimal line is computed inside the timing.
                 fresh = coinsrow.Game(rows=game.rows, stacks=game.stacks)
