@@ -13,15 +13,20 @@ Profits(first=8, second=5)
 from . import silver_dollar
 from ._game import Game, Move, Profits, best_move, play, profits, value
 from ._version import __version__
+from ._strategies import Playout, simulate
+from ._cooperative import cooperative_max
 
 __all__ = [
     "Game",
     "Move",
+    "Playout",
     "Profits",
     "__version__",
     "best_move",
+    "cooperative_max",
     "play",
     "profits",
     "silver_dollar",
+    "simulate",
     "value",
 ]

@@ -89,3 +89,72 @@ def paper_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]] =
         val += sign * x
         sign = -sign
     return val
+
+
+# -- the cooperative maximum (the second player helps the first) --------------------------
+
+
+def cooperative_brute(row: Sequence[Any]) -> Any:
+    """Memoised game-tree search: the most the first player collects when both players pick
+    their moves for her. Top-down over the positions (i, j), the mover found from the number
+    of coins already taken."""
+    row = tuple(row)
+    n = len(row)
+
+    @lru_cache(maxsize=None)
+    def most(i: int, j: int) -> Any:
+        if i == j:
+            return 0
+        hers = (n - (j - i)) % 2 == 0
+        options = []
+        for coin, rest in ((row[i], most(i + 1, j)), (row[j - 1], most(i, j - 1))):
+            options.append(coin + rest if hers else rest)
+        return max(options)
+
+    return most(0, n)
+
+
+def cooperative_exhaustive(row: Sequence[Any]) -> Any:
+    """Every play of the row (2^(n-1) of them), the first player's best total. n <= ~12."""
+    from itertools import product
+
+    n = len(row)
+    if n == 0:
+        return 0
+    best = None
+    for ends in product((0, 1), repeat=n - 1):
+        i, j, total = 0, n, 0
+        for turn in range(n):
+            if turn < n - 1 and ends[turn]:
+                coin, j = row[j - 1], j - 1
+            else:
+                coin, i = row[i], i + 1
+            if turn % 2 == 0:
+                total = total + coin
+        if best is None or total > best:
+            best = total
+    return best
+
+
+def cooperative_dumb_dp(row: Sequence[Any]) -> Any:
+    """Seed 003's bottom-up table: dumb[i][j] = sum(i..j) - min/max(dumb[i+1][j],
+    dumb[i][j-1]), the gain of the player to move at [i, j] (inclusive), min where the first
+    player moves (she maximises her gain), max where the helper moves (he minimises his)."""
+    n = len(row)
+    if n == 0:
+        return 0
+    prefix = [0]
+    for x in row:
+        prefix.append(prefix[-1] + x)
+    dumb = [[0] * n for _ in range(n)]
+    for i in range(n):
+        dumb[i][i] = row[i]
+    for gap in range(1, n):
+        for i in range(n - gap):
+            j = i + gap
+            total = prefix[j + 1] - prefix[i]
+            if (j - i + n) % 2 == 1:
+                dumb[i][j] = total - min(dumb[i + 1][j], dumb[i][j - 1])
+            else:
+                dumb[i][j] = total - max(dumb[i + 1][j], dumb[i][j - 1])
+    return dumb[0][n - 1]

@@ -1,0 +1,255 @@
+"""Strategies and playouts: pit the optimal player against the heuristics of the seeds.
+
+A strategy chooses a move in a position: it is one of the names in ``STRATEGY_NAMES`` or any
+callable ``f(game) -> Move``. ``simulate`` plays a whole game between two strategies.
+
+The optimal player follows the ``Game``'s cached optimal line (``best_move``/``take``): while
+both players stay on it a move costs O(k) for k rows and stacks, so optimal against optimal is
+O(n log k) in total; each move of the opponent that leaves the line costs one O(n log k)
+recomputation at the optimal player's next turn.
+"""
+
+from __future__ import annotations
+
+import decimal
+import random
+from collections.abc import Callable
+from typing import Any, NamedTuple, Union
+
+from ._game import _EXACT_DECIMAL, Game, Move, Number
+
+__all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
+
+Strategy = Union[str, Callable[[Game], Any]]  # noqa: UP007 (a runtime alias on 3.10+)
+
+STRATEGY_NAMES = ("optimal", "greedy", "parity", "lookahead", "random")
+
+
+class Playout(NamedTuple):
+    """A whole game: the moves made, turn by turn, and what each player collected.
+
+    ``first`` is the total of the player who moved first (moves 0, 2, 4, ...).
+    """
+
+    moves: list[Move]
+    first: Number
+    second: Number
+
+
+# -- the named strategies -----------------------------------------------------------------
+# Each is built once per playout (``parity`` commits to a class of coins at the start) and
+# then called with the position at each of its turns.
+
+
+def _optimal(game: Game) -> Move:
+    return game.best_move()
+
+
+def _greedy(game: Game) -> Move:
+    """The largest coin available; ties: lowest row, then stack, index, then the left end."""
+    moves = game.moves()  # rows first, then stacks; a row's left end before its right
+    best = moves[0]
+    for move in moves:
+        if move.coin > best.coin:
+            best = move
+    return best
+
+
+def _single_row(game: Game) -> int | None:
+    """The index of the only row with coins, if the game is one row (empty rows aside)."""
+    starts, stops, n_rows = game._starts, game._stops, game._coins.n_rows
+    found = None
+    for c in range(len(starts)):
+        if starts[c] < stops[c]:
+            if c >= n_rows or found is not None:
+                return None
+            found = c
+    return 0 if found is None else found
+
+
+def _lookahead(game: Game) -> Move:
+    """Seed 004's one-step look-ahead: maximise my coin minus the best coin it exposes.
+
+    The seed's pseudocode compares ``choose_1 = a[1] - max(a[2], a[n])`` with
+    ``choose_n = a[n] - max(a[1], a[n-1])`` (and then takes the smaller by a slip; its
+    text means the larger). Ties: left.
+    """
+    row = _single_row(game)
+    assert row is not None, "checked when the strategy was chosen"
+    coins, i, j = game._coins, game._starts[row], game._stops[row]
+    moves = game.moves()
+    if j - i <= 1:
+        return moves[0]
+    left: Any = coins.coin(i)
+    right: Any = coins.coin(j - 1)
+    exposed_by_left: Any = max(coins.coin(i + 1), right)
+    exposed_by_right: Any = max(left, coins.coin(j - 2))
+    with decimal.localcontext(_EXACT_DECIMAL):
+        take_left = left - exposed_by_left >= right - exposed_by_right
+    return moves[0] if take_left else moves[1]
+
+
+class _Parity:
+    """The even/odd strategy of seeds 001 and 004 for the first player on an even row.
+
+    She commits to the class of positions (those of the row's first coin, or of its last)
+    with the larger sum, ties to the first coin's class. On an even row each of her turns
+    finds the two ends in different classes, so she can always take one of hers and the
+    opponent only ever sees coins of the other class: she gets her whole class, at least
+    half of the total.
+    """
+
+    def __init__(self, game: Game) -> None:
+        (row,) = [r for r in game.rows if r] or [()]
+        with decimal.localcontext(_EXACT_DECIMAL):
+            first_class = sum(row[0::2])
+            last_class = sum(row[1::2])
+        start = game.moves()[0].position if row else 0
+        # Classes are kept as the parity of the positions in the original row (Move.position).
+        self.parity = start % 2 if first_class >= last_class else (start + 1) % 2
+
+    def __call__(self, game: Game) -> Move:
+        for move in game.moves():
+            if move.position % 2 == self.parity:
+                return move
+        raise AssertionError("parity: no coin of the class at an end")  # pragma: no cover
+
+
+class _Random:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __call__(self, game: Game) -> Move:
+        moves = game.moves()
+        return moves[self.rng.randrange(len(moves))]
+
+
+def _named(name: str, role: str, game: Game, rng: random.Random) -> Callable[[Game], Move]:
+    if name == "optimal":
+        return _optimal
+    if name == "greedy":
+        return _greedy
+    if name == "random":
+        return _Random(rng)
+    if name == "lookahead":
+        if _single_row(game) is None:
+            raise ValueError(
+                f"strategy 'lookahead' ({role} player) is for one row, but the game has "
+                f"{_describe_components(game)}"
+            )
+        return _lookahead
+    if name == "parity":
+        if role != "first":
+            raise ValueError(
+                "strategy 'parity' is for the first player only: it relies on her moving "
+                "first on a row of even length"
+            )
+        if _single_row(game) is None:
+            raise ValueError(
+                f"strategy 'parity' is for one row of even length, but the game has "
+                f"{_describe_components(game)}"
+            )
+        if len(game) % 2:
+            raise ValueError(
+                f"strategy 'parity' needs a row of even length, but the row has {len(game)} "
+                "coins: on an odd row the opponent chooses which class the ends belong to"
+            )
+        return _Parity(game)
+    raise ValueError(
+        f"unknown strategy {name!r} for the {role} player; the strategies are "
+        f"{', '.join(map(repr, STRATEGY_NAMES))}, or a callable f(game) -> Move"
+    )
+
+
+def _describe_components(game: Game) -> str:
+    rows = sum(1 for r in game.rows if r)
+    stacks = sum(1 for s in game.stacks if s)
+    return f"{rows} non-empty row(s) and {stacks} non-empty stack(s)"
+
+
+def _checked(strategy: Callable[[Game], Any], role: str) -> Callable[[Game, int], Move]:
+    """A user's callable, with its answers checked against the legal moves."""
+    name = getattr(strategy, "__name__", None) or repr(strategy)
+
+    def choose(game: Game, turn: int) -> Move:
+        answer = strategy(game)
+        legal = game.moves()
+        if isinstance(answer, str) and _single_row(game) is not None:
+            # One row: "left"/"right" name the move, as in best_move().
+            for move in legal:
+                if move.end == answer:
+                    return move
+            if answer == "right" and len(legal) == 1:  # one coin: both ends are the same
+                return legal[0]
+        else:
+            try:
+                kind, index, end, position, coin = answer
+            except (TypeError, ValueError):
+                pass
+            else:
+                for move in legal:
+                    if (move.kind, move.index, move.end, move.position) == (
+                        kind, index, end, position
+                    ) and move.coin == coin:
+                        return move
+        shown = ", ".join(map(repr, legal[:4])) + (", ..." if len(legal) > 4 else "")
+        raise ValueError(
+            f"strategy {name!r} ({role} player) returned an illegal move at turn {turn}: "
+            f"{answer!r}; the legal moves were {shown}"
+        )
+
+    return choose
+
+
+def _player(strategy: Strategy, role: str, game: Game,
+            rng: random.Random) -> Callable[[Game, int], Move]:
+    if isinstance(strategy, str):
+        named = _named(strategy, role, game, rng)
+        return lambda position, turn: named(position)
+    if callable(strategy):
+        return _checked(strategy, role)
+    raise TypeError(
+        f"the {role} player's strategy is {strategy!r} of type {type(strategy).__name__}; "
+        f"expected one of {', '.join(map(repr, STRATEGY_NAMES))} or a callable f(game) -> Move"
+    )
+
+
+def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal",
+             seed: Any = None) -> Playout:
+    """Play a whole game between two strategies: ``Playout(moves, first, second)``.
+
+    ``game`` is a row (anything ``value`` accepts) or a ``Game``. A strategy is a callable
+    ``f(game) -> Move`` (on one row it may also answer ``"left"`` or ``"right"``; an illegal
+    answer is a ``ValueError`` naming the strategy) or one of these names:
+
+    - ``"optimal"``: an optimal move (the ``Game``'s optimal line);
+    - ``"greedy"``: the largest coin available (ties: lowest row/stack index, then left);
+    - ``"parity"``: the even/odd strategy, for the first player on one row of even length:
+      she takes the whole odd or even class of coins, whichever is larger, so never loses;
+    - ``"lookahead"``: seed 004's heuristic, for one row: take the end whose coin minus the
+      larger coin then left to the opponent is larger (ties: left);
+    - ``"random"``: a uniformly random legal move from ``random.Random(seed)``.
+
+    Optimal against optimal gives the moves of ``Game.play()`` and the totals of
+    ``profits()``, in O(n log k) for n coins in k rows and stacks; against anything else,
+    each of the opponent's moves off the optimal line costs one O(n log k) recomputation.
+    Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are sums in move
+    order.
+
+    >>> simulate([1, 2, 1000, 3, 4, 900], "greedy", "optimal").first
+    905
+    >>> simulate([1, 2, 1000, 3, 4, 900]).first
+    1901
+    """
+    position = game if isinstance(game, Game) else Game(rows=[game])
+    rng = random.Random(seed)
+    players = (_player(first, "first", position, rng), _player(second, "second", position, rng))
+    totals = [position._coins.exact_type(0)] * 2
+    moves: list[Move] = []
+    with decimal.localcontext(_EXACT_DECIMAL):
+        for turn in range(len(position)):
+            move = players[turn % 2](position, turn)
+            position = position.take(move)
+            moves.append(move)
+            totals[turn % 2] += move.coin
+    return Playout(moves, totals[0], totals[1])

@@ -1,0 +1,407 @@
+"""simulate(), Playout and the named strategies, checked against the oracles' values."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from oracles import brute_value, dp_value
+
+import coinsrow
+from coinsrow import Game, Move, Playout, profits, simulate, value
+
+ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
+ANY_GAME = ("optimal", "greedy", "random")  # usable on rows and stacks
+
+
+def _random_row(rng: random.Random, n: int) -> list:
+    style = rng.randrange(6)
+    if style == 0:
+        return [rng.randint(-500, 500) for _ in range(n)]
+    if style == 1:
+        return [rng.randint(0, 3) for _ in range(n)]  # many ties
+    if style == 2:
+        return [rng.choice([-2, 0, 2]) for _ in range(n)]  # ties, zeros, negatives
+    if style == 3:
+        return [rng.randint(0, 9) * (1 if i % 2 else 10) for i in range(n)]
+    if style == 4:
+        return [rng.randint(-3, 3) * 2**64 + rng.randint(0, 2) for _ in range(n)]  # big ints
+    return [rng.choice([2**63 - 1, -(2**63), 2**62, 0, -1]) for _ in range(n)]  # int64 edges
+
+
+def _random_game(rng: random.Random) -> tuple[list, list]:
+    # Small enough for the brute-force oracle: at most 7 * 7 * 7 * 5 * 5 positions.
+    rows = [_random_row(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 3))]
+    stacks = [_random_row(rng, rng.randint(0, 4)) for _ in range(rng.randint(0, 2))]
+    style = rng.randrange(2)
+    if style:  # one kind of coin for the whole game: small ints
+        rows = [[x % 7 - 3 for x in r] for r in rows]
+        stacks = [[x % 7 - 3 for x in s] for s in stacks]
+    return rows, stacks
+
+
+def _random_callable(rng: random.Random):
+    """A user strategy: random legal moves from its own generator, in a variety of forms."""
+    own = random.Random(rng.random())
+
+    def user_strategy(game: Game) -> Move:
+        moves = game.moves()
+        move = moves[own.randrange(len(moves))]
+        return tuple(move) if own.random() < 0.3 else move
+
+    return user_strategy
+
+
+def _margin(playout: Playout):
+    return playout.first - playout.second
+
+
+# -- optimal against optimal ----------------------------------------------------------------
+
+
+def test_optimal_against_optimal_reproduces_profits_and_play():
+    rng = random.Random(4001)
+    for _ in range(300):
+        row = _random_row(rng, rng.randint(0, 60))
+        playout = simulate(row)
+        assert (playout.first, playout.second) == tuple(profits(row))
+        assert playout.moves == Game(rows=[row]).play()
+        assert len(playout.moves) == len(row)
+    for _ in range(300):
+        rows, stacks = _random_game(rng)
+        game = Game(rows=rows, stacks=stacks)
+        playout = simulate(game)
+        assert (playout.first, playout.second) == tuple(game.profits())
+        assert playout.moves == game.play()
+
+
+def test_optimal_against_optimal_on_fractions_decimals_floats():
+    rng = random.Random(4002)
+    for _ in range(100):
+        ints = _random_row(rng, rng.randint(1, 30))
+        for row in ([Fraction(x, rng.randint(1, 9)) for x in ints],
+                    [Decimal(x).scaleb(-rng.randint(0, 30)) for x in ints],
+                    [x / 8 for x in ints if abs(x) < 2**40]):
+            playout = simulate(row)
+            assert (playout.first, playout.second) == tuple(profits(row))
+            if row:
+                assert type(playout.first) is type(row[0]) and type(playout.second) is type(row[0])
+
+
+# -- optimal is never beaten; nobody beats optimal ------------------------------------------
+
+
+def test_optimal_first_never_ends_below_the_value_on_rows():
+    rng = random.Random(4003)
+    for _ in range(700):
+        row = _random_row(rng, rng.randint(0, 25))
+        expected = dp_value(row)
+        assert value(row) == expected
+        for second in ONE_ROW + (_random_callable(rng),):
+            assert _margin(simulate(row, "optimal", second, seed=rng.random())) >= expected, (
+                row, second)
+
+
+def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
+    rng = random.Random(4004)
+    for _ in range(700):
+        row = _random_row(rng, rng.randint(0, 25))
+        expected = dp_value(row)
+        firsts = ONE_ROW + (_random_callable(rng),) + (("parity",) if len(row) % 2 == 0 else ())
+        for first in firsts:
+            assert _margin(simulate(row, first, "optimal", seed=rng.random())) <= expected, (
+                row, first)
+
+
+def test_optimal_against_strategies_on_rows_and_stacks():
+    rng = random.Random(4005)
+    for _ in range(400):
+        rows, stacks = _random_game(rng)
+        game = Game(rows=rows, stacks=stacks)
+        expected = brute_value(rows, stacks)
+        assert game.value() == expected
+        others = ANY_GAME + (_random_callable(rng),)
+        single_row = len([r for r in rows if r]) <= 1 and not any(stacks)
+        if single_row:
+            others += ("lookahead",)
+        for other in others:
+            seed = rng.random()
+            assert _margin(simulate(game, "optimal", other, seed=seed)) >= expected
+            assert _margin(simulate(game, other, "optimal", seed=seed)) <= expected
+
+
+@given(st.lists(st.integers(-8, 8), max_size=24), st.sampled_from(ONE_ROW), st.integers())
+def test_optimal_bounds_hypothesis(row, other, seed):
+    expected = dp_value(row)
+    assert _margin(simulate(row, "optimal", other, seed=seed)) >= expected
+    assert _margin(simulate(row, other, "optimal", seed=seed)) <= expected
+
+
+# -- the parity strategy ----------------------------------------------------------------------
+
+
+def test_parity_never_loses_on_even_rows():
+    rng = random.Random(4006)
+    for _ in range(1500):
+        row = _random_row(rng, 2 * rng.randint(0, 15))
+        evens, odds = sum(row[0::2]), sum(row[1::2])
+        for second in ONE_ROW + (_random_callable(rng),):
+            playout = simulate(row, "parity", second, seed=rng.random())
+            assert playout.first >= playout.second, (row, second)
+            # She takes exactly the class she committed to: the larger one, ties to the first.
+            assert playout.first == max(evens, odds)
+            assert playout.first + playout.second == sum(row)
+
+
+def test_parity_loses_to_optimal_play_where_the_seeds_say():
+    # Seed 001: {3, 2, 2, 3, 1, 2}: parity takes the even-numbered coins, 7; optimal gets 8.
+    assert simulate([3, 2, 2, 3, 1, 2], "parity", "optimal").first == 7
+    assert simulate([3, 2, 2, 3, 1, 2], "optimal", "optimal").first == 8
+    # Seed 004: 1, 2, 1000, 3, 4, 900: parity takes 1, 1000 and 4.
+    assert simulate([1, 2, 1000, 3, 4, 900], "parity", "optimal").first == 1005
+
+
+def test_parity_on_a_position_reached_inside_a_longer_row():
+    """Classes are those of the row as it is now, whatever its positions in the original."""
+    rng = random.Random(4007)
+    for _ in range(300):
+        row = _random_row(rng, 2 * rng.randint(1, 10) + 1)
+        game = Game(rows=[row])
+        game = game.take(game.moves()[rng.randrange(len(game.moves()))])
+        rest = list(game.rows[0])
+        evens, odds = sum(rest[0::2]), sum(rest[1::2])
+        playout = simulate(game, "parity", "greedy")
+        assert playout.first == max(evens, odds)
+
+
+def test_parity_where_it_does_not_apply():
+    with pytest.raises(ValueError, match="even length.*3 coins"):
+        simulate([1, 2, 3], "parity")
+    with pytest.raises(ValueError, match="first player"):
+        simulate([1, 2, 3, 4], "optimal", "parity")
+    with pytest.raises(ValueError, match="one row.*2 non-empty row"):
+        simulate(Game(rows=[[1, 2], [3, 4]]), "parity")
+    with pytest.raises(ValueError, match="one row.*1 non-empty stack"):
+        simulate(Game(rows=[[1, 2]], stacks=[[5]]), "parity")
+    # Empty components do not count: it is still one row.
+    assert simulate(Game(rows=[[], [4, 1]], stacks=[[]]), "parity").first == 4
+
+
+# -- greedy, lookahead, random ------------------------------------------------------------------
+
+
+def _replay(game: Game, moves):
+    positions = [game]
+    for move in moves:
+        positions.append(positions[-1].take(move))
+    return positions
+
+
+def _expected_greedy(game: Game) -> tuple:
+    """(component order, end) of the first largest coin: rows by index, then stacks."""
+    candidates = []
+    for i, r in enumerate(game.rows):
+        if r:
+            candidates.append((r[0], ("row", i, "left")))
+            if len(r) > 1:
+                candidates.append((r[-1], ("row", i, "right")))
+    for i, s in enumerate(game.stacks):
+        if s:
+            candidates.append((s[0], ("stack", i, "top")))
+    top = max(c for c, _ in candidates)
+    return next(where for c, where in candidates if c == top)
+
+
+def test_greedy_takes_the_largest_coin_with_the_tie_rules():
+    rng = random.Random(4008)
+    for _ in range(400):
+        rows, stacks = _random_game(rng)
+        game = Game(rows=rows, stacks=stacks)
+        playout = simulate(game, "greedy", "random", seed=rng.random())
+        positions = _replay(game, playout.moves)
+        for t in range(0, len(playout.moves), 2):
+            move = playout.moves[t]
+            assert (move.kind, move.index, move.end) == _expected_greedy(positions[t])
+
+
+def test_greedy_ties_go_to_the_lowest_index_then_left():
+    playout = simulate(Game(rows=[[5, 1, 5], [5]], stacks=[[5]]), "greedy", "greedy")
+    assert [(m.kind, m.index, m.end) for m in playout.moves[:4]] == [
+        ("row", 0, "left"), ("row", 0, "right"), ("row", 1, "left"), ("stack", 0, "top")]
+
+
+def test_lookahead_follows_seed_004():
+    rng = random.Random(4009)
+    for _ in range(500):
+        row = _random_row(rng, rng.randint(1, 20))
+        game = Game(rows=[row])
+        playout = simulate(game, "lookahead", "random", seed=rng.random())
+        positions = _replay(game, playout.moves)
+        for t in range(0, len(row), 2):
+            rest = positions[t].rows[0]
+            if len(rest) == 1:
+                continue
+            choose_left = rest[0] - max(rest[1], rest[-1])
+            choose_right = rest[-1] - max(rest[0], rest[-2])
+            expected = "left" if choose_left >= choose_right else "right"
+            assert playout.moves[t].end == expected, (rest, playout.moves[t])
+    # Seed 004's examples: on 1, 2, 6, 4 the heuristic takes... 1 - max(2, 4) = -3 against
+    # 4 - max(1, 6) = -2: the right end, 4.
+    assert simulate([1, 2, 6, 4], "lookahead", "optimal").moves[0].coin == 4
+    assert simulate([1, 2, 1000, 3, 4, 900], "lookahead", "optimal").first == 1901
+
+
+def test_lookahead_needs_one_row():
+    with pytest.raises(ValueError, match="lookahead.*one row"):
+        simulate(Game(rows=[[1], [2]]), "lookahead")
+    with pytest.raises(ValueError, match="lookahead.*second player.*one row"):
+        simulate(Game(stacks=[[1, 2]]), "optimal", "lookahead")
+
+
+def test_random_is_reproducible_with_a_seed_and_uses_it():
+    rng = random.Random(4010)
+    row = _random_row(rng, 40)
+    game = Game(rows=[row[:20], row[20:30]], stacks=[row[30:]])
+    for seed in range(20):
+        assert simulate(game, "random", "random", seed=seed) == simulate(
+            game, "random", "random", seed=seed)
+        assert simulate(row, "random", "greedy", seed=seed) == simulate(
+            row, "random", "greedy", seed=seed)
+    plays = {tuple(simulate(game, "random", "random", seed=seed).moves) for seed in range(20)}
+    assert len(plays) > 10
+
+
+def test_random_moves_are_spread_over_the_legal_moves():
+    counts = {"left": 0, "right": 0}
+    for seed in range(400):
+        counts[simulate([1, 2, 3], "random", "random", seed=seed).moves[0].end] += 1
+    assert 120 < counts["left"] < 280
+
+
+# -- callables ------------------------------------------------------------------------------------
+
+
+def test_callable_strategies_and_their_answers():
+    row = [4, 8, 1, 5]
+    always_left = lambda game: "left"  # one row: "left"/"right" name a move
+    playout = simulate(row, always_left, always_left)
+    assert [m.position for m in playout.moves] == [0, 1, 2, 3]
+    assert (playout.first, playout.second) == (5, 13)
+    always_right = lambda game: "right"
+    assert simulate(row, always_right, "optimal").moves[0].position == 3
+    assert simulate([7], always_right).first == 7  # one coin: both ends are the same coin
+    as_tuples = lambda game: tuple(game.best_move())
+    assert simulate(row, as_tuples, as_tuples) == simulate(row)
+    seen = []
+
+    def watcher(game):
+        assert isinstance(game, Game)
+        seen.append(len(game))
+        return game.best_move()
+
+    simulate(Game(rows=[[1, 2], [3]], stacks=[[4, 5]]), watcher, "greedy")
+    assert seen == [5, 3, 1]
+
+
+def test_illegal_moves_are_a_value_error_naming_the_strategy():
+    row = [4, 8, 1, 5]
+
+    def cheat(game):
+        return Move("row", 0, "left", 0, 100)
+
+    def wrong_position(game):
+        return Move("row", 0, "left", 3, 4)
+
+    def no_such_row(game):
+        return Move("row", 1, "left", 0, 4)
+
+    def garbage(game):
+        return None
+
+    def stack_move_on_a_row(game):
+        return Move("stack", 0, "top", 0, 4)
+
+    for strategy in (cheat, wrong_position, no_such_row, garbage, stack_move_on_a_row):
+        with pytest.raises(ValueError, match=f"strategy '{strategy.__name__}' \\(first player\\)"):
+            simulate(row, strategy, "optimal")
+        with pytest.raises(ValueError, match=f"'{strategy.__name__}' \\(second player\\).*turn 1"):
+            simulate(row, "optimal", strategy)
+    with pytest.raises(ValueError, match="'middle'"):
+        simulate(row, lambda game: "middle")
+    with pytest.raises(ValueError, match="illegal"):
+        simulate(Game(rows=[[1, 2]], stacks=[[3]]), lambda game: "left")  # not one row
+
+
+def test_unknown_or_wrong_type_of_strategy():
+    with pytest.raises(ValueError) as caught:
+        simulate([1, 2], "smart")
+    for name in ("optimal", "greedy", "parity", "lookahead", "random"):
+        assert repr(name) in str(caught.value)
+    with pytest.raises(ValueError, match="second player"):
+        simulate([1, 2], "optimal", "Optimal")
+    with pytest.raises(TypeError, match="first player.*int"):
+        simulate([1, 2], 3)
+    with pytest.raises(TypeError, match="second player.*NoneType"):
+        simulate([1, 2], "optimal", None)
+
+
+# -- games and rows of every kind ---------------------------------------------------------------
+
+
+def test_rows_of_every_kind_and_games():
+    rng = random.Random(4011)
+    for _ in range(60):
+        row = [rng.randint(-50, 50) for _ in range(rng.randint(0, 30))]
+        expected = simulate(row, "greedy", "lookahead")
+        for same in (tuple(row), array("q", row), np.array(row, dtype=np.int32),
+                     np.array(row, dtype=np.int64), iter(row), Game(rows=[row])):
+            assert simulate(same, "greedy", "lookahead") == expected
+
+
+def test_empty_and_one_coin_games():
+    assert simulate([]) == Playout([], 0, 0)
+    assert simulate(Game()) == Playout([], 0, 0)
+    assert simulate([], "parity", "lookahead") == Playout([], 0, 0)
+    playout = simulate([2.5], "greedy")
+    assert playout == Playout([Move("row", 0, "left", 0, 2.5)], 2.5, 0.0)
+    assert type(playout.second) is float
+    assert type(simulate([Fraction(1, 3)]).second) is Fraction
+    assert type(simulate([Decimal("0.1")]).second) is Decimal
+
+
+def test_totals_add_up_and_inputs_are_unchanged():
+    rng = random.Random(4012)
+    for _ in range(200):
+        row = _random_row(rng, rng.randint(0, 30))
+        copy = list(row)
+        for first, second in (("greedy", "random"), ("random", "lookahead"), ("optimal", "greedy")):
+            playout = simulate(row, first, second, seed=rng.random())
+            assert playout.first + playout.second == sum(row)
+            assert playout.first == sum(m.coin for m in playout.moves[0::2])
+            assert sorted(m.position for m in playout.moves) == list(range(len(row)))
+        assert row == copy
+    arr = np.array([3, 1, 2, 9])
+    game = Game(rows=[arr])
+    simulate(game, "greedy", "random", seed=1)
+    assert arr.tolist() == [3, 1, 2, 9] and game.rows == ((3, 1, 2, 9),)
+
+
+def test_bad_rows_are_errors():
+    with pytest.raises(ValueError, match="index 1"):
+        simulate([1, float("nan")])
+    with pytest.raises(TypeError, match="index 0"):
+        simulate(["a"])
+    with pytest.raises(TypeError):
+        simulate(5)
+
+
+def test_exported():
+    for name in ("simulate", "Playout"):
+        assert name in coinsrow.__all__ and getattr(coinsrow, name) is not None
+    assert Playout._fields == ("moves", "first", "second")
