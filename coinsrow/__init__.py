@@ -13,6 +13,7 @@ Profits(first=8, second=5)
 from . import silver_dollar
 from ._game import Game, Move, Profits, best_move, play, profits, value
 from ._version import __version__
+from ._batch import profits_many, values_many
 
 __all__ = [
     "Game",
@@ -22,6 +23,8 @@ __all__ = [
     "best_move",
     "play",
     "profits",
+    "profits_many",
     "silver_dollar",
     "value",
+    "values_many",
 ]

@@ -1,0 +1,87 @@
+"""Speed of values_many / profits_many against one thread and against a loop over value().
+
+    python benchmarks/batch_bench.py [--games 1000000] [--min-coins 10] [--max-coins 100]
+                                     [--repeat 3] [--threads 2]
+
+Random integer games (coins 0..999, lengths uniform in [min, max]) as one flat NumPy int64
+buffer with Arrow offsets (read without a copy) and as a list of Python lists. Each timing is
+the best of ``--repeat`` runs; all of them run side by side in this process, so that their
+ratios are meaningful on a shared, noisy machine even where the absolute times are not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import coinsrow  # noqa: E402
+
+
+def best_of(repeat: int, call):
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = call()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10**6)
+    parser.add_argument("--min-coins", type=int, default=10)
+    parser.add_argument("--max-coins", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=12)
+    args = parser.parse_args()
+
+    rng = np.random.default_rng(args.seed)
+    lengths = rng.integers(args.min_coins, args.max_coins + 1, size=args.games)
+    offsets = np.zeros(args.games + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = rng.integers(0, 1000, size=int(offsets[-1]), dtype=np.int64)
+    rows = [flat[offsets[i]:offsets[i + 1]].tolist() for i in range(args.games)]
+    print(f"{args.games} games, {flat.size} coins ({args.min_coins}..{args.max_coins} per game), "
+          f"cpu_count={os.cpu_count()}, threads={args.threads}, best of {args.repeat}")
+
+    timings = {}
+    timings["loop value(list)"], expected = best_of(
+        1, lambda: [coinsrow.value(row) for row in rows])
+    for label, call in [
+        ("values_many(flat, offsets, threads=1)",
+         lambda: coinsrow.values_many(flat, offsets, threads=1)),
+        (f"values_many(flat, offsets, threads={args.threads})",
+         lambda: coinsrow.values_many(flat, offsets, threads=args.threads)),
+        ("values_many(lists, threads=1)", lambda: coinsrow.values_many(rows, threads=1)),
+        (f"values_many(lists, threads={args.threads})",
+         lambda: coinsrow.values_many(rows, threads=args.threads)),
+    ]:
+        timings[label], result = best_of(args.repeat, call)
+        assert result == expected, label
+    expected_profits = [coinsrow.profits(row) for row in rows[:1000]]
+    for label, call in [
+        ("profits_many(flat, offsets, threads=1)",
+         lambda: coinsrow.profits_many(flat, offsets, threads=1)),
+        (f"profits_many(flat, offsets, threads={args.threads})",
+         lambda: coinsrow.profits_many(flat, offsets, threads=args.threads)),
+    ]:
+        timings[label], result = best_of(args.repeat, call)
+        assert result[:1000] == expected_profits, label
+
+    loop = timings["loop value(list)"]
+    one = timings["values_many(flat, offsets, threads=1)"]
+    width = max(map(len, timings))
+    for label, seconds in timings.items():
+        print(f"{label:<{width}}  {seconds:8.3f} s  {loop / seconds:7.1f}x loop  "
+              f"{one / seconds:5.2f}x one thread")
+
+
+if __name__ == "__main__":
+    main()
