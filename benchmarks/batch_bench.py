@@ -5,8 +5,9 @@
 
 Random integer games (coins 0..999, lengths uniform in [min, max]) as one flat NumPy int64
 buffer with Arrow offsets (read without a copy) and as a list of Python lists. Each timing is
-the best of ``--repeat`` runs; all of them run side by side in this process, so that their
-ratios are meaningful on a shared, noisy machine even where the absolute times are not.
+the best of ``--repeat`` rounds (the variants take turns within a round); all run side by side
+in this process, so that their ratios mean something on a shared, noisy machine even where the
+absolute times do not. The loop over value() runs once.
 """
 
 from __future__ import annotations
@@ -21,15 +22,6 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import coinsrow  # noqa: E402
-
-
-def best_of(repeat: int, call):
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = call()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main() -> None:
@@ -52,28 +44,35 @@ def main() -> None:
           f"cpu_count={os.cpu_count()}, threads={args.threads}, best of {args.repeat}")
 
     timings = {}
-    timings["loop value(list)"], expected = best_of(
-        1, lambda: [coinsrow.value(row) for row in rows])
-    for label, call in [
-        ("values_many(flat, offsets, threads=1)",
-         lambda: coinsrow.values_many(flat, offsets, threads=1)),
-        (f"values_many(flat, offsets, threads={args.threads})",
-         lambda: coinsrow.values_many(flat, offsets, threads=args.threads)),
-        ("values_many(lists, threads=1)", lambda: coinsrow.values_many(rows, threads=1)),
-        (f"values_many(lists, threads={args.threads})",
-         lambda: coinsrow.values_many(rows, threads=args.threads)),
-    ]:
-        timings[label], result = best_of(args.repeat, call)
-        assert result == expected, label
+    start = time.perf_counter()
+    expected = [coinsrow.value(row) for row in rows]
+    timings["loop value(list)"] = time.perf_counter() - start
     expected_profits = [coinsrow.profits(row) for row in rows[:1000]]
-    for label, call in [
-        ("profits_many(flat, offsets, threads=1)",
-         lambda: coinsrow.profits_many(flat, offsets, threads=1)),
-        (f"profits_many(flat, offsets, threads={args.threads})",
-         lambda: coinsrow.profits_many(flat, offsets, threads=args.threads)),
-    ]:
-        timings[label], result = best_of(args.repeat, call)
-        assert result[:1000] == expected_profits, label
+    n = args.threads
+    calls = {
+        "values_many(flat, offsets, threads=1)":
+            lambda: coinsrow.values_many(flat, offsets, threads=1),
+        f"values_many(flat, offsets, threads={n})":
+            lambda: coinsrow.values_many(flat, offsets, threads=n),
+        "values_many(lists, threads=1)": lambda: coinsrow.values_many(rows, threads=1),
+        f"values_many(lists, threads={n})": lambda: coinsrow.values_many(rows, threads=n),
+        "profits_many(flat, offsets, threads=1)":
+            lambda: coinsrow.profits_many(flat, offsets, threads=1),
+        f"profits_many(flat, offsets, threads={n})":
+            lambda: coinsrow.profits_many(flat, offsets, threads=n),
+    }
+    # Round robin: a burst of load from the machine's other users hits every variant alike.
+    for _ in range(args.repeat):
+        for label, call in calls.items():
+            start = time.perf_counter()
+            result = call()
+            seconds = time.perf_counter() - start
+            timings[label] = min(timings.get(label, float("inf")), seconds)
+            if label.startswith("values"):
+                assert result == expected, label
+            else:
+                assert result[:1000] == expected_profits, label
+            del result
 
     loop = timings["loop value(list)"]
     one = timings["values_many(flat, offsets, threads=1)"]

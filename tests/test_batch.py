@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import gc
 import math
 import random
 from decimal import Decimal
@@ -207,6 +208,20 @@ def test_inputs_are_not_mutated():
     profits_many(flat, offsets)
     assert games == copy
     assert (flat == flat_copy).all() and (offsets == offsets_copy).all()
+
+
+def test_big_profits_batches_leave_the_collector_as_they_found_it():
+    games = [[i % 7, 3, -(i % 5)] for i in range(_batch._GC_PAUSE_GAMES + 5)]
+    expected = [profits(g) for g in games]
+    assert gc.isenabled()
+    same(profits_many(games), expected)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        same(profits_many(games, threads=2), expected)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 # -- flat buffers with offsets ------------------------------------------------------------------
