@@ -297,6 +297,22 @@ def test_sliced_offsets_arrow_semantics():
     assert values_many(ints, [20]) == [] and values_many(ints, [0]) == []
 
 
+@given(st.lists(st.lists(st.integers(-(2**40), 2**40), max_size=15), max_size=15),
+       st.integers(0, 4), st.integers(0, 4), st.booleans())
+def test_flat_buffers_with_unused_coins_around_the_games(games, before, after, floats):
+    """Arrow layout: only flat[offsets[0]:offsets[-1]] is read; junk around it never is."""
+    dtype = np.float64 if floats else np.int64
+    junk = [np.nan] if floats else [INT64_MAX]
+    coins = junk * before + [x for g in games for x in g] + junk * after
+    flat = np.array(coins, dtype=dtype)
+    offsets = np.zeros(len(games) + 1, dtype=np.int64)
+    np.cumsum([len(g) for g in games], out=offsets[1:])
+    offsets += before
+    slices = [flat[offsets[i]:offsets[i + 1]] for i in range(len(games))]
+    check(slices, offsets, rows=flat)
+    check(slices, offsets.astype(np.int32), rows=flat, threads=2)
+
+
 def test_two_dimensional_numpy_array():
     rng = np.random.default_rng(1)
     matrix = rng.integers(-100, 100, size=(50, 9))
@@ -501,6 +517,14 @@ def test_pyarrow_value_types():
     check(decimals, rows=pa.array(decimals, type=pa.list_(pa.decimal128(10, 2))))
     big = [[2**64 - 1, 1], [2**63]]
     check(big, rows=pa.array(big, type=pa.list_(pa.uint64())))
+    fixed = pa.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], type=pa.list_(pa.int64(), 3)).slice(1)
+    check([[4, 5, 6], [7, 8, 9]], rows=fixed)
+    # a list array over a sliced child array: both have an offset
+    child = pa.array(range(8), type=pa.int64()).slice(2)
+    nested = pa.ListArray.from_arrays(pa.array([1, 3, 6], type=pa.int32()), child)
+    check([[3, 4], [5, 6, 7]], rows=nested)
+    check([[5, 6, 7]], rows=nested.slice(1))
+    check([], rows=pa.chunked_array([], type=pa.list_(pa.int64())))
     # a flat Arrow array of coins with Arrow offsets
     flat = pa.array([5, 1, 2, 3, 9], type=pa.int64())
     check([[1, 2, 3]], pa.array([1, 4], type=pa.int32()), rows=flat)
