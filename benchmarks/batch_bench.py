@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import coinsrow  # noqa: E402
+import coinsrow
 
 
 def main() -> None:

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import bisect
 import gc
+import math
 import numbers
 import os
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from itertools import repeat
-from typing import Any, Callable, Union
+from typing import Any
 
 from . import _core
 from ._coins import FLOAT64, INT64, OBJECTS, Column, column, unify
@@ -30,7 +31,7 @@ from ._game import Number, Profits, _bounds, _Coins, _profits, _value
 
 __all__ = ["profits_many", "values_many"]
 
-Result = Union[Number, Profits]
+Result = Number | Profits
 
 # Coins per kernel call: large enough that the Python work per call (a few microseconds) is
 # negligible, small enough that the chunks balance the threads of a noisy, shared machine.
@@ -176,7 +177,7 @@ def _is_numpy_array(obj: Any) -> bool:
 class _Pack:
     """Games of one machine kind, packed into one flat buffer with their offsets."""
 
-    __slots__ = ("kind", "coins", "offsets", "games")
+    __slots__ = ("coins", "games", "kind", "offsets")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -261,7 +262,9 @@ def _flat_length(flat: Any) -> int:
         return flat.shape[0]
     view = memoryview(flat)
     if view.ndim != 1:
-        raise ValueError(f"the flat coins must be a 1-dimensional buffer, got {view.ndim} dimensions")
+        raise ValueError(
+            f"the flat coins must be a 1-dimensional buffer, got {view.ndim} dimensions"
+        )
     return len(view)
 
 
@@ -493,8 +496,12 @@ def _solve_packed(kind: str, coins: memoryview, base: int, offsets: memoryview,
     if n_threads == 1 or len(chunks) <= 1:
         reports = [run(chunk) for chunk in chunks]
     else:
-        with ThreadPoolExecutor(max_workers=min(n_threads, len(chunks))) as pool:
+        pool = ThreadPoolExecutor(max_workers=min(n_threads, len(chunks)))
+        try:
             reports = list(pool.map(run, chunks))
+        finally:
+            # On an error or Ctrl-C, the chunks not started yet are dropped, not waited for.
+            pool.shutdown(wait=True, cancel_futures=True)
     bad_games = [bad for _, bad in reports if bad >= 0]
     if bad_games:
         raise _not_finite(coins, base, offsets, min(bad_games), name)
@@ -542,7 +549,7 @@ def _not_finite(coins: memoryview, base: int, offsets: memoryview, game: int,
                 name: Callable[[int], int]) -> ValueError:
     start, stop = offsets[game] - base, offsets[game + 1] - base
     for index, coin in enumerate(coins[start:stop].tolist()):
-        if coin != coin or coin in (float("inf"), float("-inf")):
+        if not math.isfinite(coin):
             return ValueError(f"game {name(game)}: coin at index {index} is {coin!r}; "
                               "coins must be finite")
     return ValueError(f"game {name(game)} has a coin that is not finite")  # pragma: no cover

@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import coinsrow
-from coinsrow import Profits, _batch, _core, profits, profits_many, value, values_many
 from oracles import dp_value
+
+from coinsrow import Profits, _batch, _core, profits, profits_many, value, values_many
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -98,7 +97,8 @@ def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
                         lambda col, want: calls.append(list(col.data)) or exact(col, want))
     rng = random.Random(5)
     games = random_games(rng, 200)
-    overflowing = [[2**62 + 3, 2**62 + 2, 2**62 + 1, 2**62], [INT64_MIN, 5, -1], [INT64_MIN, INT64_MAX, INT64_MIN]]
+    overflowing = [[2**62 + 3, 2**62 + 2, 2**62 + 1, 2**62], [INT64_MIN, 5, -1],
+                   [INT64_MIN, INT64_MAX, INT64_MIN]]
     for game in overflowing:  # the premise: int64 arithmetic overflows in each
         assert _core.game_value(array.array("q", game), array.array("q", [0]),
                                 array.array("q", [len(game)]), 1)[0] == _core.STATUS_OVERFLOW
