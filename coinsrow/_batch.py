@@ -245,8 +245,9 @@ def _solve_rows(rows: Any, n_threads: int, want_profits: bool, first_index: int 
 def _solve_exact(col: Column, want_profits: bool) -> Result:
     """One game on Python numbers, exactly as ``value`` and ``profits`` solve it."""
     kind, exact_type = unify([col], "row")
-    data = col.data if kind == OBJECTS else memoryview(col.data)
-    coins = _Coins(kind, exact_type, data, (0,), (len(col),), 1)
+    data: Any = col.data
+    coins = _Coins(kind, exact_type, data if kind == OBJECTS else memoryview(data), (0,),
+                   (len(col),), 1)
     bounds = _bounds(0, len(col))
     advantage = _value(coins, *bounds)
     return _profits(coins, *bounds, advantage) if want_profits else advantage
@@ -403,10 +404,10 @@ def _arrow_view(arr: Any) -> memoryview | None:
     buffers = arr.buffers()
     data = buffers[1] if len(buffers) > 1 else None
     if data is None or len(arr) == 0:
-        return memoryview(b"").cast(fmt)
-    size = memoryview(b"").cast(fmt).itemsize
+        return memoryview(b"").cast(fmt)  # type: ignore[call-overload]
+    size = memoryview(b"").cast(fmt).itemsize  # type: ignore[call-overload]
     raw = memoryview(data).cast("B")
-    return raw[arr.offset * size:(arr.offset + len(arr)) * size].cast(fmt)
+    return raw[arr.offset * size:(arr.offset + len(arr)) * size].cast(fmt)  # type: ignore
 
 
 def _solve_arrow(arr: Any, n_threads: int, want_profits: bool, first_index: int = 0) -> list:
@@ -477,7 +478,7 @@ def _chunks(offsets: memoryview, n_games: int) -> list[tuple[int, int]]:
     return chunks
 
 
-def _solve_packed(kind: str, coins: memoryview, base: int, offsets: memoryview,
+def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
                   n_threads: int, want_profits: bool, name: Callable[[int], int]) -> list:
     """Solve every game of a flat int64/float64 buffer: game g is coins[offsets[g] - base:...].
 
@@ -505,12 +506,12 @@ def _solve_packed(kind: str, coins: memoryview, base: int, offsets: memoryview,
     bad_games = [bad for _, bad in reports if bad >= 0]
     if bad_games:
         raise _not_finite(coins, base, offsets, min(bad_games), name)
-    firsts = first.tolist()
-    seconds = second.tolist()
+    firsts: list[Any] = first.tolist()
+    seconds: list[Any] = second.tolist()
     if any(n_overflow for n_overflow, _ in reports):
         for g in _overflowed(status):
             start, stop = offsets[g] - base, offsets[g + 1] - base
-            exact = _solve_exact(Column(OBJECTS, coins[start:stop].tolist()), want_profits)
+            exact: Any = _solve_exact(Column(OBJECTS, coins[start:stop].tolist()), want_profits)
             if want_profits:
                 firsts[g], seconds[g] = exact
             else:
