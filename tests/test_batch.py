@@ -345,6 +345,20 @@ def test_threads_give_identical_results(small_chunks):
         value(floats[offsets[i]:offsets[i + 1]]) for i in range(len(games))]
 
 
+def test_concurrent_callers(small_chunks):
+    """Several Python threads solving batches at once, each with its own thread pool."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(31)
+    batches = [random_games(rng, 150, max_coins=25) for _ in range(6)]
+    flats = [flat_of(games) for games in batches]
+    expected = [[value(g) for g in games] for games in batches]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda fo: values_many(fo[0], fo[1], threads=2), flats))
+        got_lists = list(pool.map(lambda games: values_many(games, threads=2), batches))
+    assert got == expected and got_lists == expected
+
+
 def test_long_games_cross_the_kernel_scratch_slices():
     """Games longer than the kernel's scratch slice (8192 coins), and many around its size."""
     rng = np.random.default_rng(23)
