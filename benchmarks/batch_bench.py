@@ -7,7 +7,9 @@ Random integer games (coins 0..999, lengths uniform in [min, max]) as one flat N
 buffer with Arrow offsets (read without a copy) and as a list of Python lists. Each timing is
 the best of ``--repeat`` rounds (the variants take turns within a round); all run side by side
 in this process, so that their ratios mean something on a shared, noisy machine even where the
-absolute times do not. The loop over value() runs once.
+absolute times do not. The loop over value() runs once. "cores used" is the process's CPU time
+over the wall time of that run: on an idle machine about 1 for one thread and about the thread
+count for the kernels; much less means other processes had the cores.
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ def main() -> None:
           f"cpu_count={os.cpu_count()}, threads={args.threads}, best of {args.repeat}")
 
     timings = {}
-    start = time.perf_counter()
+    cores_used = {}  # process CPU time / wall time of the best run: < threads on a busy machine
+    start, cpu_start = time.perf_counter(), time.process_time()
     expected = [coinsrow.value(row) for row in rows]
     timings["loop value(list)"] = time.perf_counter() - start
+    cores_used["loop value(list)"] = (time.process_time() - cpu_start) / timings["loop value(list)"]
     expected_profits = [coinsrow.profits(row) for row in rows[:1000]]
     n = args.threads
     calls = {
@@ -64,10 +68,12 @@ def main() -> None:
     # Round robin: a burst of load from the machine's other users hits every variant alike.
     for _ in range(args.repeat):
         for label, call in calls.items():
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             result = call()
             seconds = time.perf_counter() - start
-            timings[label] = min(timings.get(label, float("inf")), seconds)
+            if seconds < timings.get(label, float("inf")):
+                timings[label] = seconds
+                cores_used[label] = (time.process_time() - cpu_start) / seconds
             if label.startswith("values"):
                 assert result == expected, label
             else:
@@ -79,7 +85,7 @@ def main() -> None:
     width = max(map(len, timings))
     for label, seconds in timings.items():
         print(f"{label:<{width}}  {seconds:8.3f} s  {loop / seconds:7.1f}x loop  "
-              f"{one / seconds:5.2f}x one thread")
+              f"{one / seconds:5.2f}x one thread  {cores_used[label]:4.2f} cores used")
 
 
 if __name__ == "__main__":
