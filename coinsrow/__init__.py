@@ -11,10 +11,11 @@ Profits(first=8, second=5)
 """
 
 from . import silver_dollar
-from ._game import Game, Move, Profits, best_move, play, profits, value
-from ._version import __version__
-from ._strategies import Playout, simulate
+from ._batch import profits_many, values_many
 from ._cooperative import cooperative_max
+from ._game import Game, Move, Profits, best_move, play, profits, value
+from ._strategies import Playout, simulate
+from ._version import __version__
 
 __all__ = [
     "Game",
@@ -26,7 +27,9 @@ __all__ = [
     "cooperative_max",
     "play",
     "profits",
+    "profits_many",
     "silver_dollar",
     "simulate",
     "value",
+    "values_many",
 ]

@@ -1,0 +1,556 @@
+"""Many independent one-row games at once: ``values_many`` and ``profits_many``.
+
+A batch is either a sequence of rows, or one flat 1-D buffer of coins with offsets in Arrow's
+list layout (game i is ``flat[offsets[i]:offsets[i + 1]]``), which is how a NumPy array of
+concatenated rows, a ``pyarrow`` ListArray and a Parquet column of lists are stored. The
+machine-number games are packed into one int64 and one float64 buffer (without a copy when
+the input already is one), cut into chunks of whole games, and each chunk is solved by one
+GIL-free kernel call; the chunks run on a thread pool, so that a batch uses several cores
+without OpenMP. Games whose int64 arithmetic overflows are redone exactly on Python ints, one
+by one; every other game keeps its machine result.
+"""
+
+from __future__ import annotations
+
+import bisect
+import gc
+import math
+import numbers
+import os
+import sys
+from array import array
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from itertools import repeat
+from typing import Any
+
+from . import _core
+from ._coins import FLOAT64, INT64, OBJECTS, Column, column, unify
+from ._game import Number, Profits, _bounds, _Coins, _profits, _value
+
+__all__ = ["profits_many", "values_many"]
+
+Result = Number | Profits
+
+# Coins per kernel call: large enough that the Python work per call (a few microseconds) is
+# negligible, small enough that the chunks balance the threads of a noisy, shared machine.
+_CHUNK_COINS = 1 << 18
+# Games per kernel call at most (for batches of many tiny or empty games).
+_CHUNK_GAMES = 1 << 15
+# From this many games on, profits_many pauses the garbage collector while it builds Profits.
+_GC_PAUSE_GAMES = 10000
+
+_TYPECODES = {INT64: "q", FLOAT64: "d"}
+
+# The struct format of each primitive Arrow type whose data buffer is read as it is.
+_ARROW_FORMATS = {
+    "int8": "b",
+    "int16": "h",
+    "int32": "i",
+    "int64": "q",
+    "uint8": "B",
+    "uint16": "H",
+    "uint32": "I",
+    "uint64": "Q",
+    "halffloat": "e",
+    "float": "f",
+    "double": "d",
+}
+
+
+# -- the public functions ------------------------------------------------------------------
+
+
+def values_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -> list[Number]:
+    """The values of many independent one-row games: ``[value(row) for row in rows]``, faster.
+
+    ``rows`` is one of:
+
+    - a sequence (any iterable) of rows, each anything ``value`` accepts;
+    - with ``offsets``: one flat 1-D buffer of coins (NumPy array, ``array.array``,
+      ``memoryview``, ``pyarrow`` array, or a list of numbers) and ``offsets``, a 1-D integer
+      sequence or buffer of length games + 1 in Arrow's list layout: game i is
+      ``flat[offsets[i]:offsets[i + 1]]``. The offsets must be non-decreasing, with
+      ``0 <= offsets[0]`` and ``offsets[-1] <= len(flat)``; as in Arrow, ``offsets[0]`` need
+      not be 0 (a sliced array), and the coins outside ``flat[offsets[0]:offsets[-1]]`` belong
+      to no game and are not read;
+    - a ``pyarrow`` ListArray, LargeListArray, FixedSizeListArray or a ChunkedArray of them
+      (e.g. a Parquet column of lists), read from its buffers without a copy;
+    - a 2-D NumPy array: one game per row.
+
+    Returns a list with one entry per game: entry i equals ``value`` of game i, of the same
+    type (a Python ``int`` for integer coins, exact even where int64 overflows; a ``float``
+    for float coins; ``Fraction`` or ``Decimal`` for those). ``0`` for an empty game. In a
+    sequence of rows each game has its own type, as with ``value``; a flat buffer has one
+    type for all its games. ``numpy.asarray(values_many(...))`` makes an array of it.
+
+    The int64 and float64 games are solved by GIL-free kernels on ``threads`` threads
+    (default: the cores this process may use; ``threads=1`` solves in the calling thread).
+    A game whose int64 arithmetic overflows is redone exactly on Python ints, alone.
+    O(total coins + games) time; extra memory: the results, the packed coins when the input
+    is not already an int64/float64 buffer, and a small scratch buffer per thread.
+
+    Errors name the game and the coin's index in it: ``ValueError`` for NaN/inf,
+    ``TypeError`` for non-numbers, ``ValueError`` for bad offsets.
+
+    >>> values_many([[3, 2, 2, 3, 1, 2], [], [1, 2, 1000, 3, 4, 900], [2.5]])
+    [3, 0, 1892, 2.5]
+    >>> values_many([3, 2, 2, 3, 1, 2, 7], offsets=[0, 6, 6, 7])
+    [3, 0, 7]
+    """
+    return _solve(rows, offsets, threads, False)
+
+
+def profits_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -> list[Profits]:
+    """The profits of many independent one-row games: ``[profits(row) for row in rows]``.
+
+    Takes the same batches as ``values_many`` (a sequence of rows, a flat buffer with Arrow
+    offsets, a ``pyarrow`` list array, a 2-D NumPy array) and returns a list of
+    ``Profits(first, second)``, entry i equal to ``profits`` of game i, of the same types.
+    O(total coins + games) time on ``threads`` threads.
+
+    >>> profits_many([[3, 2, 2, 3, 1, 2], [], [-7]])
+    [Profits(first=8, second=5), Profits(first=0, second=0), Profits(first=-7, second=0)]
+    """
+    return _solve(rows, offsets, threads, True)
+
+
+# -- threads -------------------------------------------------------------------------------
+
+
+def _available_cores() -> int:
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13+: respects the affinity
+    if counter is not None:
+        return counter() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _thread_count(threads: Any) -> int:
+    if threads is None:
+        return _available_cores()
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"threads must be a positive int or None, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    return int(threads)
+
+
+# -- dispatch --------------------------------------------------------------------------------
+
+
+def _solve(rows: Any, offsets: Any, threads: Any, want_profits: bool) -> list:
+    n_threads = _thread_count(threads)
+    pyarrow = sys.modules.get("pyarrow")  # never imported here: present if the input is Arrow
+    is_arrow = pyarrow is not None and isinstance(rows, (pyarrow.Array, pyarrow.ChunkedArray))
+    if offsets is not None:
+        return _solve_flat_input(rows, offsets, n_threads, want_profits)
+    if is_arrow:
+        return _solve_arrow(rows, n_threads, want_profits)
+    if _is_numpy_array(rows) and rows.dtype.kind != "O":
+        if rows.ndim == 2:
+            return _solve_matrix(rows, n_threads, want_profits)
+        if rows.ndim == 1:
+            raise TypeError(
+                "rows is a flat array of coins: give offsets= (game i is "
+                "flat[offsets[i]:offsets[i + 1]]) or a sequence of rows"
+            )
+    elif isinstance(rows, (memoryview, array)):
+        raise TypeError(
+            "rows is a flat buffer of coins: give offsets= (game i is "
+            "flat[offsets[i]:offsets[i + 1]]) or a sequence of rows"
+        )
+    return _solve_rows(rows, n_threads, want_profits)
+
+
+def _is_numpy_array(obj: Any) -> bool:
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(obj, numpy.ndarray)
+
+
+# -- a sequence of rows --------------------------------------------------------------------
+
+
+class _Pack:
+    """Games of one machine kind, packed into one flat buffer with their offsets."""
+
+    __slots__ = ("coins", "games", "kind", "offsets")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.coins = array(_TYPECODES[kind])
+        self.offsets = array("q", [0])
+        self.games: list[int] = []  # the index of each packed game in the batch
+
+    def add(self, index: int, data: Any) -> None:
+        if isinstance(data, array):
+            self.coins.extend(data)  # same type code: one copy of the raw items
+        else:
+            self.coins.frombytes(memoryview(data).cast("B"))
+        self.offsets.append(len(self.coins))
+        self.games.append(index)
+
+
+def _not_a_row(index: int, row: Any) -> TypeError:
+    return TypeError(
+        f"game {index} is {row!r}, a number, not a row: pass a sequence of rows "
+        "(e.g. [[3, 1, 2], [5]]) or a flat buffer of coins with offsets="
+    )
+
+
+def _solve_rows(rows: Any, n_threads: int, want_profits: bool, first_index: int = 0) -> list:
+    if isinstance(rows, (str, bytes, bytearray)) or not isinstance(rows, Iterable):
+        raise TypeError(
+            f"rows must be a sequence of rows or a flat buffer with offsets, got "
+            f"{type(rows).__name__}"
+        )
+    rows = rows if type(rows) is list else list(rows)
+    # The common case, lists of Python ints, is packed in one C pass; the packed buffer has
+    # an empty range for every other game, whose result is replaced below.
+    coins, offsets, packed = _core.batch_pack_int_lists(rows)
+    others = {INT64: _Pack(INT64), FLOAT64: _Pack(FLOAT64)}
+    exact_games: list[tuple[int, Column]] = []
+    g = packed.find(0)
+    while g >= 0:
+        row = rows[g]
+        if isinstance(row, (numbers.Number, Decimal)):
+            raise _not_a_row(first_index + g, row)
+        col = column(row, f"game {first_index + g}")
+        if col.kind == OBJECTS:
+            exact_games.append((g, col))
+        else:
+            others[col.kind].add(g, col.data)
+        g = packed.find(0, g + 1)
+    if len(exact_games) + len(others[INT64].games) + len(others[FLOAT64].games) == len(rows):
+        results: list = [None] * len(rows)
+    else:
+        results = _solve_packed(INT64, memoryview(coins), 0, memoryview(offsets), n_threads,
+                                want_profits, _shifted(first_index))
+    for pack in others.values():
+        if pack.games:
+            names = [first_index + i for i in pack.games]
+            solved = _solve_packed(pack.kind, memoryview(pack.coins), 0,
+                                   memoryview(pack.offsets), n_threads, want_profits,
+                                   names.__getitem__)
+            for index, result in zip(pack.games, solved):
+                results[index] = result
+    for index, col in exact_games:
+        results[index] = _solve_exact(col, want_profits)
+    return results
+
+
+def _solve_exact(col: Column, want_profits: bool) -> Result:
+    """One game on Python numbers, exactly as ``value`` and ``profits`` solve it."""
+    kind, exact_type = unify([col], "row")
+    data: Any = col.data
+    coins = _Coins(kind, exact_type, data if kind == OBJECTS else memoryview(data), (0,),
+                   (len(col),), 1)
+    bounds = _bounds(0, len(col))
+    advantage = _value(coins, *bounds)
+    return _profits(coins, *bounds, advantage) if want_profits else advantage
+
+
+# -- a flat buffer and offsets ----------------------------------------------------------------
+
+
+def _flat_length(flat: Any) -> int:
+    if _is_numpy_array(flat):
+        if flat.ndim != 1:
+            raise ValueError(f"the flat coins must be 1-dimensional, got shape {flat.shape}")
+        return flat.shape[0]
+    view = memoryview(flat)
+    if view.ndim != 1:
+        raise ValueError(
+            f"the flat coins must be a 1-dimensional buffer, got {view.ndim} dimensions"
+        )
+    return len(view)
+
+
+def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: bool,
+                      first_index: int = 0) -> list:
+    pyarrow = sys.modules.get("pyarrow")
+    if pyarrow is not None and isinstance(flat, pyarrow.ChunkedArray):
+        flat = flat.combine_chunks()
+    arrow_flat = None
+    if pyarrow is not None and isinstance(flat, pyarrow.Array):
+        arrow_flat = flat
+        flat = _arrow_view(flat)
+        if flat is None:  # not a primitive number type: its Python values, checked one by one
+            flat = arrow_flat.to_pylist()
+    if isinstance(flat, (str, bytes, bytearray)):
+        raise TypeError(f"the flat coins are a {type(flat).__name__}; expected numbers")
+    if isinstance(flat, (list, tuple)) or (_is_numpy_array(flat) and flat.dtype.kind == "O"):
+        bounds = _offsets(offsets, len(flat))
+        return _solve_rows(_slices(flat, bounds), n_threads, want_profits, first_index)
+    try:
+        n_coins = _flat_length(flat)
+    except TypeError:
+        if not isinstance(flat, Iterable):
+            raise TypeError(
+                f"the flat coins must be a 1-D buffer or sequence of numbers, got "
+                f"{type(flat).__name__}"
+            ) from None
+        flat = list(flat)
+        bounds = _offsets(offsets, len(flat))
+        return _solve_rows(_slices(flat, bounds), n_threads, want_profits, first_index)
+    bounds = _offsets(offsets, n_coins)
+    lo, hi = bounds[0], bounds[len(bounds) - 1]
+    if arrow_flat is not None and arrow_flat.null_count:
+        _refuse_null_coins(arrow_flat, bounds, first_index)
+    used = flat[lo:hi] if _is_numpy_array(flat) else memoryview(flat)[lo:hi]
+    col = column(used, "the flat coins")
+    if col.kind == OBJECTS:  # uint64 beyond int64: each game on its own, exactly
+        return _solve_rows(_slices(col.data, bounds, lo), n_threads, want_profits, first_index)
+    return _solve_packed(col.kind, col.data, lo, bounds, n_threads, want_profits,
+                         _shifted(first_index))
+
+
+def _slices(flat: Any, bounds: Any, base: int = 0) -> list:
+    return [flat[bounds[i] - base:bounds[i + 1] - base] for i in range(len(bounds) - 1)]
+
+
+def _shifted(first_index: int) -> Callable[[int], int]:
+    return lambda g: first_index + g
+
+
+_OFFSET_PROBLEMS = {
+    _core.OFFSETS_EMPTY: lambda o, i, n: (
+        "offsets is empty: it has one entry more than there are games (Arrow's list layout), "
+        "e.g. [0] for no games"
+    ),
+    _core.OFFSETS_NEGATIVE: lambda o, i, n: f"offsets[0] = {o[0]} is negative",
+    _core.OFFSETS_DECREASING: lambda o, i, n: (
+        f"offsets must be non-decreasing: offsets[{i}] = {o[i]} > offsets[{i + 1}] = {o[i + 1]}"
+    ),
+    _core.OFFSETS_PAST_END: lambda o, i, n: (
+        f"offsets[{i}] = {o[i]} is past the end of the {n} coins"
+    ),
+}
+
+
+def _offsets(offsets: Any, n_coins: int) -> memoryview:
+    """Arrow list offsets as a validated int64 buffer (without a copy when they are one)."""
+    view = _offsets_view(offsets)
+    widened = array("q") if view.format == "q" else array("q", bytes(8 * len(view)))
+    problem, index = _core.batch_check_offsets(view, n_coins, widened)
+    if problem != _core.OFFSETS_OK:
+        raise ValueError(_OFFSET_PROBLEMS[problem](view, index, n_coins))
+    return view if view.format == "q" else memoryview(widened)
+
+
+def _offsets_view(offsets: Any) -> memoryview:
+    """The offsets as a 1-D int32 or int64 buffer, for the kernel that checks them."""
+    pyarrow = sys.modules.get("pyarrow")
+    if pyarrow is not None and isinstance(offsets, (pyarrow.Array, pyarrow.ChunkedArray)):
+        if isinstance(offsets, pyarrow.ChunkedArray):
+            offsets = offsets.combine_chunks()
+        if offsets.null_count:
+            raise ValueError("offsets has nulls")
+        view = _arrow_view(offsets)
+        if view is None:
+            raise TypeError(f"offsets must be integers, got an Arrow array of {offsets.type}")
+        offsets = view
+    if isinstance(offsets, (str, bytes, bytearray)):
+        raise TypeError(f"offsets must be a sequence of integers, got {type(offsets).__name__}")
+    if _is_numpy_array(offsets):
+        import numpy as np
+
+        if offsets.ndim != 1:
+            raise ValueError(f"offsets must be 1-dimensional, got shape {offsets.shape}")
+        if offsets.dtype.kind not in "iu":
+            raise TypeError(f"offsets must be integers, got dtype {offsets.dtype}")
+        if offsets.dtype.kind == "u" and offsets.size and int(offsets.max()) > 2**63 - 1:
+            raise ValueError(f"offsets has {int(offsets.max())}, past any buffer's end")
+        if offsets.dtype not in (np.int32, np.int64) or not offsets.flags.c_contiguous:
+            offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+        return memoryview(offsets).cast("B").cast("i" if offsets.dtype == np.int32 else "q")
+    try:
+        view = memoryview(offsets)
+    except TypeError:
+        view = None
+    if view is not None:
+        if view.ndim != 1:
+            raise ValueError(f"offsets must be 1-dimensional, got {view.ndim} dimensions")
+        code = view.format.lstrip("@=")
+        if code not in "bBhHiIlLqQnN" or len(code) != 1:
+            raise TypeError(f"offsets must be integers, got a buffer of format {view.format!r}")
+        if view.c_contiguous and code in "iqln" and view.itemsize in (4, 8):
+            return view.cast("B").cast("i" if view.itemsize == 4 else "q")
+        offsets = view.tolist()
+    if not isinstance(offsets, Iterable):
+        raise TypeError(f"offsets must be a sequence of integers, got {type(offsets).__name__}")
+    items = offsets if isinstance(offsets, (list, tuple)) else list(offsets)
+    try:
+        return memoryview(array("q", items))
+    except TypeError:
+        bad = next(x for x in items if not isinstance(x, numbers.Integral))
+        raise TypeError(f"offsets must be integers, got {bad!r}") from None
+    except OverflowError:
+        bad = next(x for x in items if not -(2**63) <= x < 2**63)
+        raise ValueError(f"offsets has {bad}, past any buffer's end") from None
+
+
+# -- pyarrow -------------------------------------------------------------------------------
+
+
+def _arrow_view(arr: Any) -> memoryview | None:
+    """A primitive numeric Arrow array's values as a typed memoryview, without a copy."""
+    fmt = _ARROW_FORMATS.get(str(arr.type))
+    if fmt is None:
+        return None
+    buffers = arr.buffers()
+    data = buffers[1] if len(buffers) > 1 else None
+    if data is None or len(arr) == 0:
+        return memoryview(b"").cast(fmt)  # type: ignore[call-overload]
+    size = memoryview(b"").cast(fmt).itemsize  # type: ignore[call-overload]
+    raw = memoryview(data).cast("B")
+    return raw[arr.offset * size:(arr.offset + len(arr)) * size].cast(fmt)  # type: ignore
+
+
+def _solve_arrow(arr: Any, n_threads: int, want_profits: bool, first_index: int = 0) -> list:
+    pyarrow = sys.modules["pyarrow"]
+    if isinstance(arr, pyarrow.ChunkedArray):
+        results: list = []
+        for chunk in arr.chunks:
+            results += _solve_arrow(chunk, n_threads, want_profits, first_index + len(results))
+        return results
+    kind = arr.type
+    types = pyarrow.types
+    if not (types.is_list(kind) or types.is_large_list(kind) or types.is_fixed_size_list(kind)):
+        if types.is_integer(kind) or types.is_floating(kind) or types.is_decimal(kind):
+            raise TypeError(
+                "rows is a flat Arrow array of coins: give offsets= or an Arrow list array"
+            )
+        return _solve_rows(arr.to_pylist(), n_threads, want_profits, first_index)
+    if arr.null_count:
+        nulls = arr.is_null().to_pylist()
+        raise ValueError(f"game {first_index + nulls.index(True)} is null, not a row")
+    if types.is_fixed_size_list(kind):
+        values = arr.flatten()
+        size = kind.list_size
+        offsets: Any = array("q", range(0, len(arr) * size + 1, size))
+    else:
+        values = arr.values  # the whole child array: the offsets say which coins are games'
+        offsets = arr.offsets
+    return _solve_flat_input(values, offsets, n_threads, want_profits, first_index)
+
+
+def _refuse_null_coins(values: Any, bounds: memoryview, first_index: int) -> None:
+    lo, hi = bounds[0], bounds[len(bounds) - 1]
+    nulls = values.slice(lo, hi - lo).is_null().to_pylist()
+    if True not in nulls:
+        return
+    flat_index = lo + nulls.index(True)
+    game = bisect.bisect_right(bounds, flat_index) - 1
+    raise ValueError(
+        f"game {first_index + game}: coin at index {flat_index - bounds[game]} is null"
+    )
+
+
+# -- a 2-D NumPy array -----------------------------------------------------------------------
+
+
+def _solve_matrix(rows: Any, n_threads: int, want_profits: bool) -> list:
+    import numpy as np
+
+    n_games, n_coins = rows.shape
+    flat = np.ascontiguousarray(rows).reshape(-1)
+    offsets = array("q", range(0, n_games * n_coins + 1, n_coins)) if n_coins else array(
+        "q", bytes(8 * (n_games + 1)))
+    return _solve_flat_input(flat, offsets, n_threads, want_profits)
+
+
+# -- the kernels on a thread pool ------------------------------------------------------------
+
+
+def _chunks(offsets: memoryview, n_games: int) -> list[tuple[int, int]]:
+    """Ranges of whole games of about _CHUNK_COINS coins (and at most _CHUNK_GAMES games)."""
+    chunks = []
+    g = 0
+    while g < n_games:
+        stop = min(n_games, g + _CHUNK_GAMES)
+        end = bisect.bisect_left(offsets, offsets[g] + _CHUNK_COINS, g + 1, stop)
+        chunks.append((g, end))
+        g = end
+    return chunks
+
+
+def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
+                  n_threads: int, want_profits: bool, name: Callable[[int], int]) -> list:
+    """Solve every game of a flat int64/float64 buffer: game g is coins[offsets[g] - base:...].
+
+    ``name(g)`` is game g's index in the caller's batch, for error messages.
+    """
+    n_games = len(offsets) - 1
+    typecode = _TYPECODES[kind]
+    first = array(typecode, bytes(8 * n_games))
+    second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
+    status = bytearray(n_games)
+
+    def run(chunk: tuple[int, int]) -> tuple[int, int]:
+        return _core.batch_solve(coins, base, offsets, chunk[0], chunk[1], first, second, status)
+
+    chunks = _chunks(offsets, n_games)
+    if n_threads == 1 or len(chunks) <= 1:
+        reports = [run(chunk) for chunk in chunks]
+    else:
+        pool = ThreadPoolExecutor(max_workers=min(n_threads, len(chunks)))
+        try:
+            reports = list(pool.map(run, chunks))
+        finally:
+            # On an error or Ctrl-C, the chunks not started yet are dropped, not waited for.
+            pool.shutdown(wait=True, cancel_futures=True)
+    bad_games = [bad for _, bad in reports if bad >= 0]
+    if bad_games:
+        raise _not_finite(coins, base, offsets, min(bad_games), name)
+    firsts: list[Any] = first.tolist()
+    seconds: list[Any] = second.tolist()
+    if any(n_overflow for n_overflow, _ in reports):
+        for g in _overflowed(status):
+            start, stop = offsets[g] - base, offsets[g + 1] - base
+            exact: Any = _solve_exact(Column(OBJECTS, coins[start:stop].tolist()), want_profits)
+            if want_profits:
+                firsts[g], seconds[g] = exact
+            else:
+                firsts[g] = exact
+    if want_profits:
+        return _profits_list(firsts, seconds)
+    return firsts
+
+
+def _profits_list(firsts: list, seconds: list) -> list[Profits]:
+    """``[Profits(f, s) ...]``, with the cyclic garbage collector paused for a big batch.
+
+    Profits are tuples of a subclass, which the collector never untracks: building a million
+    of them would run collections that scan them over and over (80% of the time, measured).
+    They hold only numbers, so no reference cycle can form while they are built.
+    """
+    pause = len(firsts) >= _GC_PAUSE_GAMES and gc.isenabled()
+    if pause:
+        gc.disable()
+    try:
+        return list(map(tuple.__new__, repeat(Profits), zip(firsts, seconds)))
+    finally:
+        if pause:
+            gc.enable()
+
+
+def _overflowed(status: bytearray) -> Iterable[int]:
+    marker = bytes([_core.STATUS_OVERFLOW])
+    g = status.find(marker)
+    while g >= 0:
+        yield g
+        g = status.find(marker, g + 1)
+
+
+def _not_finite(coins: memoryview, base: int, offsets: memoryview, game: int,
+                name: Callable[[int], int]) -> ValueError:
+    start, stop = offsets[game] - base, offsets[game + 1] - base
+    for index, coin in enumerate(coins[start:stop].tolist()):
+        if not math.isfinite(coin):
+            return ValueError(f"game {name(game)}: coin at index {index} is {coin!r}; "
+                              "coins must be finite")
+    return ValueError(f"game {name(game)} has a coin that is not finite")  # pragma: no cover
