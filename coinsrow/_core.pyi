@@ -50,8 +50,38 @@ def game_play_objects(
 
 # --- _cooperative.pxi ----------------------------------------------------------------------
 
+def row_cooperative_max(coins: Buffer) -> tuple[int, int | float, int]:
+    """``(status, result, bad_index)``: the cooperative maximum of one int64/float64 row."""
+
+def row_cooperative_max_objects(coins: list[Any]) -> Any:
+    """The cooperative maximum of one row of Python numbers."""
+
 # --- _window.pxi ---------------------------------------------------------------------------
 
 # --- _batch.pxi ----------------------------------------------------------------------------
+
+OFFSETS_OK: Final[int]
+OFFSETS_EMPTY: Final[int]
+OFFSETS_NEGATIVE: Final[int]
+OFFSETS_DECREASING: Final[int]
+OFFSETS_PAST_END: Final[int]
+
+def batch_check_offsets(offsets: Buffer, n_coins: int, widened: Buffer) -> tuple[int, int]:
+    """``(status, bad_entry)`` of Arrow-style offsets, widened to int64 into ``widened``."""
+
+def batch_solve(
+    coins: Buffer,
+    base: int,
+    offsets: Buffer,
+    first_game: int,
+    stop_game: int,
+    out_first: Buffer,
+    out_second: Buffer,
+    out_status: Buffer,
+) -> tuple[int, int]:
+    """Solve games ``first_game .. stop_game - 1`` of a flat buffer with offsets."""
+
+def batch_pack_int_lists(rows: list[Any]) -> tuple[Any, Any, bytearray]:
+    """Pack lists of Python ints into one int64 buffer: ``(coins, offsets, kinds)``."""
 
 # --- _forest.pxi ---------------------------------------------------------------------------
