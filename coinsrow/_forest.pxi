@@ -46,52 +46,67 @@ cdef enum:
     _EMITTED = 8
 
 
-cdef inline bint _block_before(coin_t *d, int64_t a, int64_t b) noexcept nogil:
+cdef inline bint _block_before(coin_t key_a, int64_t a, coin_t key_b, int64_t b) noexcept nogil:
     """Heap order: larger d first, then lower vertex id."""
-    return d[a] > d[b] or (d[a] == d[b] and a < b)
+    return key_a > key_b or (key_a == key_b and a < b)
 
 
-cdef inline void _block_up(int64_t *heap, int64_t *pos, coin_t *d, int64_t i) noexcept nogil:
+# The heap of odd blocks, 4-ary (half the depth of a binary heap; the heap is memory bound):
+# ids in heap[], their d beside them in keys[] (compared without a random access to d[]),
+# each block's place in pos[] (an odd block absorbing a child becomes even and leaves the
+# heap from the middle).
+
+cdef inline void _block_up(int64_t *heap, coin_t *keys, int64_t *pos, int64_t i) noexcept nogil:
     cdef int64_t item = heap[i], parent
+    cdef coin_t key = keys[i]
     while i > 0:
-        parent = (i - 1) >> 1
-        if not _block_before(d, item, heap[parent]):
+        parent = (i - 1) >> 2
+        if not _block_before(key, item, keys[parent], heap[parent]):
             break
         heap[i] = heap[parent]
+        keys[i] = keys[parent]
         pos[heap[i]] = i
         i = parent
     heap[i] = item
+    keys[i] = key
     pos[item] = i
 
 
-cdef inline void _block_down(int64_t *heap, int64_t *pos, coin_t *d, int64_t size,
+cdef inline void _block_down(int64_t *heap, coin_t *keys, int64_t *pos, int64_t size,
                              int64_t i) noexcept nogil:
-    cdef int64_t item = heap[i], child
+    cdef int64_t item = heap[i], child, first, last, j
+    cdef coin_t key = keys[i]
     while True:
-        child = 2 * i + 1
-        if child >= size:
+        first = 4 * i + 1
+        if first >= size:
             break
-        if child + 1 < size and _block_before(d, heap[child + 1], heap[child]):
-            child += 1
-        if not _block_before(d, heap[child], item):
+        last = first + 4 if first + 4 < size else size
+        child = first
+        for j in range(first + 1, last):
+            if _block_before(keys[j], heap[j], keys[child], heap[child]):
+                child = j
+        if not _block_before(keys[child], heap[child], key, item):
             break
         heap[i] = heap[child]
+        keys[i] = keys[child]
         pos[heap[i]] = i
         i = child
     heap[i] = item
+    keys[i] = key
     pos[item] = i
 
 
-cdef inline void _block_remove(int64_t *heap, int64_t *pos, coin_t *d, int64_t *size,
+cdef inline void _block_remove(int64_t *heap, coin_t *keys, int64_t *pos, int64_t *size,
                                int64_t item) noexcept nogil:
     cdef int64_t i = pos[item], last
     size[0] -= 1
     if i < size[0]:
         last = heap[size[0]]
         heap[i] = last
+        keys[i] = keys[size[0]]
         pos[last] = i
-        _block_down(heap, pos, d, size[0], i)
-        _block_up(heap, pos, d, pos[last])
+        _block_down(heap, keys, pos, size[0], i)
+        _block_up(heap, keys, pos, pos[last])
 
 
 cdef inline int64_t _block_find(int64_t *uf, int64_t x) noexcept nogil:
@@ -106,8 +121,8 @@ cdef inline int64_t _block_find(int64_t *uf, int64_t x) noexcept nogil:
 cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
                         const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
                         const int64_t[::1] parents, const uint8_t[::1] removed,
-                        coin_t *d, int64_t *par, int64_t *uf, int64_t *heap, int64_t *pos,
-                        uint8_t *flags, int64_t *segments, int64_t *row_mid, int64_t *row_top,
+                        coin_t *d, int64_t *par, int64_t *uf, int64_t *heap, coin_t *keys,
+                        int64_t *pos, uint8_t *flags, int64_t *segments, int64_t *row_mid, int64_t *row_top,
                         int64_t *nxt, int64_t *tail, int64_t *taken_order, int64_t *n_taken,
                         coin_t *total, int64_t *bad_index) noexcept nogil:
     """Block merging on the whole position; adds its value to ``total[0]``.
@@ -171,22 +186,24 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
     for v in range(n):
         if flags[v] & _LIVE:
             heap[size] = v
+            keys[size] = d[v]
             pos[v] = size
             size += 1
             if nxt != NULL:
                 nxt[v] = -1
                 tail[v] = v
-    i = size >> 1
+    i = (size + 2) >> 2
     while i > 0:
         i -= 1
-        _block_down(heap, pos, d, size, i)
+        _block_down(heap, keys, pos, size, i)
     while size > 0:
         b = heap[0]
         size -= 1
         if size > 0:
             heap[0] = heap[size]
+            keys[0] = keys[size]
             pos[heap[0]] = 0
-            _block_down(heap, pos, d, size, 0)
+            _block_down(heap, keys, pos, size, 0)
         P = -1
         if par[b] >= 0:
             P = _block_find(uf, par[b])
@@ -210,16 +227,17 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
             nxt[tail[P]] = b
             tail[P] = tail[b]
         if flags[P] & _ODD:
-            _block_remove(heap, pos, d, &size, P)
+            _block_remove(heap, keys, pos, &size, P)
             ovf |= _sub(d[P], d[b], &d[P])
             flags[P] &= ~_ODD
         else:
             ovf |= _add(d[P], d[b], &d[P])
             flags[P] |= _ODD
             heap[size] = P
+            keys[size] = d[P]
             pos[P] = size
             size += 1
-            _block_up(heap, pos, d, size - 1)
+            _block_up(heap, keys, pos, size - 1)
     # Fruitless: the even blocks left, all taken by whoever is to move then.
     for v in range(n):
         if (flags[v] & (_LIVE | _TAKEN)) == _LIVE and uf[v] == v:
@@ -344,6 +362,7 @@ cdef int _forest_run(const coin_t[::1] coins, const int64_t[::1] starts,
     cdef int64_t *par = <int64_t *> malloc(size * sizeof(int64_t))
     cdef int64_t *uf = <int64_t *> malloc(size * sizeof(int64_t))
     cdef int64_t *heap = <int64_t *> malloc(size * sizeof(int64_t))
+    cdef coin_t *keys = <coin_t *> malloc(size * sizeof(coin_t))
     cdef int64_t *pos = <int64_t *> malloc(size * sizeof(int64_t))
     cdef uint8_t *flags = <uint8_t *> malloc(size * sizeof(uint8_t))
     cdef int64_t *row_mid = <int64_t *> malloc(ksize * sizeof(int64_t))
@@ -354,7 +373,8 @@ cdef int _forest_run(const coin_t[::1] coins, const int64_t[::1] starts,
     cdef int64_t *taken_order = NULL
     cdef int64_t *row_left = NULL
     cdef bint no_memory = (d == NULL or par == NULL or uf == NULL or heap == NULL
-                           or pos == NULL or flags == NULL or row_mid == NULL or row_top == NULL)
+                           or keys == NULL or pos == NULL or flags == NULL or row_mid == NULL
+                           or row_top == NULL)
     if want_play and not no_memory:
         segments = <int64_t *> malloc((size + 1) * sizeof(int64_t))
         nxt = <int64_t *> malloc(size * sizeof(int64_t))
@@ -367,8 +387,8 @@ cdef int _forest_run(const coin_t[::1] coins, const int64_t[::1] starts,
         status = _NO_MEMORY
     else:
         status = _forest_blocks(coins, starts, stops, n_rows, fbase, parents, removed, d, par,
-                                uf, heap, pos, flags, segments, row_mid, row_top, nxt, tail,
-                                taken_order, &n_taken, total, bad_index)
+                                uf, heap, keys, pos, flags, segments, row_mid, row_top, nxt,
+                                tail, taken_order, &n_taken, total, bad_index)
         if want_play and (status == _OK or status == _OVERFLOW):
             # The heap is empty now: its memory holds the chains of even blocks.
             _forest_emit(n, starts, stops, n_rows, fbase, par, uf, flags, segments, row_mid,
@@ -378,6 +398,7 @@ cdef int _forest_run(const coin_t[::1] coins, const int64_t[::1] starts,
     free(par)
     free(uf)
     free(heap)
+    free(keys)
     free(pos)
     free(flags)
     free(row_mid)
