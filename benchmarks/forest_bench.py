@@ -6,7 +6,7 @@ For each forest shape, times ``Game(forest=...)`` construction (validation inclu
 ``.value()``, ``.best_move()`` (the whole optimal line computed by the kernel) and ``.play()``
 (that line as a list of ``Move`` objects), each on a fresh game, construction time subtracted;
 next to ``Game(stacks=...)`` on the same number of coins (1000 stacks of n/1000, and one stack
-of n), measured in one process, best of ``--repeat``. Needs NumPy (to build the inputs).
+of n), measured in one process, best CPU time of ``--repeat``. Needs NumPy (to build the inputs).
 """
 
 from __future__ import annotations
@@ -30,8 +30,12 @@ def random_tree(n: int, rng: np.random.Generator) -> np.ndarray:
     return parents
 
 
-def shapes(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    """Parent arrays of n nodes; nodes are relabelled at random (parents after children too)."""
+def shapes(n: int, values: np.ndarray,
+           rng: np.random.Generator) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``(values, parents)`` of n nodes, relabelled at random (parents after children too).
+
+    Node i of the unlabelled shape holds ``values[i]``: the paths hold the stacks' coins.
+    """
     index = np.arange(n)
     random_parents = random_tree(n, rng)
     path = index - 1
@@ -48,16 +52,19 @@ def shapes(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         label = rng.permutation(n)
         relabelled = np.empty(n, dtype=np.int64)
         relabelled[label] = np.where(parents < 0, -1, label[np.maximum(parents, 0)])
-        result[name] = relabelled
+        moved = np.empty_like(values)
+        moved[label] = values
+        result[name] = (moved, relabelled)
     return result
 
 
 def best_of(repeat: int, function) -> float:
+    """Best CPU time of ``repeat`` runs: on a shared machine, less noisy than wall time."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         function()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
@@ -69,10 +76,10 @@ def main() -> None:
     n, repeat = args.n, args.repeat
     rng = np.random.default_rng(1)
     values = rng.integers(-10**6, 10**6, n)
-    print(f"n = {n:,} coins, int64 values in [-1e6, 1e6), best of {repeat}, seconds")
+    print(f"n = {n:,} coins, int64 values in [-1e6, 1e6), best of {repeat}, CPU seconds")
     print(f"{'position':40} {'build':>7} {'value':>7} {'line':>7} {'play':>7}")
 
-    def row(name: str, make) -> None:
+    def row(name: str, make) -> object:
         game = make()
         build = best_of(repeat, make)
         value = best_of(repeat, lambda: make().value()) - build
@@ -80,14 +87,18 @@ def main() -> None:
         play = best_of(repeat, lambda: make().play()) - build
         print(f"{name:40} {build:7.3f} {value:7.3f} {line:7.3f} {play:7.3f}"
               f"   value {game.value()}")
+        return game.value()
 
     stacks = [values[i:i + n // 1000] for i in range(0, n, n // 1000)]
-    row("stacks: 1000 x n/1000", lambda: Game(stacks=stacks))
-    row("stacks: one of n", lambda: Game(stacks=[values]))
-    for name, parents in shapes(n, rng).items():
-        row(f"forest: {name}", lambda p=parents: Game(forest=(values, p)))
-    floats = values.astype(np.float64)
-    parents = shapes(n, rng)["random recursive tree"]
+    expected = {"1000 paths": row("stacks: 1000 x n/1000", lambda: Game(stacks=stacks)),
+                "one path": row("stacks: one of n", lambda: Game(stacks=[values]))}
+    forests = shapes(n, values, rng)
+    for name, (vals, parents) in forests.items():
+        result = row(f"forest: {name}", lambda v=vals, p=parents: Game(forest=(v, p)))
+        if name in expected and result != expected[name]:
+            raise AssertionError(f"{name}: {result} != stacks' {expected[name]}")
+    floats, parents = forests["random recursive tree"]
+    floats = floats.astype(np.float64)
     row("forest: random tree, float64", lambda: Game(forest=(floats, parents)))
     small = n // 10
     big = [int(x) << 62 for x in values[:small]]

@@ -182,6 +182,14 @@ class ForestState:
         return ForestState(self.base, self.parents, self.component, self.removed(),
                            self.left - 1, line, turn, turn + 1)
 
+    def passing(self, line: Any, turn: int) -> ForestState:
+        """After the row or stack move at ``line[turn]``: the same nodes, still following
+        ``line`` (so that its next tree move costs O(1) too)."""
+        if self._line is line and self._last == turn:
+            return ForestState(self.base, self.parents, self.component, self._removed_base,
+                               self.left, line, self._first, turn + 1)
+        return self
+
     def without(self, node: int) -> ForestState:
         """After taking root ``node`` off the line: O(n)."""
         mask = bytearray(self.removed())

@@ -156,6 +156,20 @@ def test_best_move_and_take_follow_the_play():
             position.best_move()
 
 
+def test_following_the_line_never_copies_the_forest():
+    """best_move/take along the optimal line: O(1) per tree move, no O(n) copy of the mask."""
+    rng = random.Random(16)
+    for _ in range(20):
+        rows, stacks, values, parents = _random_position(rng, 400)
+        game = Game(rows=[r * 5 for r in rows], stacks=stacks, forest=(values, parents))
+        initial = game._forest._removed_base
+        position = game
+        while len(position):
+            position = position.take(position.best_move())
+            assert position._forest._removed_base is initial
+        assert position.forest == ((), ())
+
+
 def test_best_move_is_optimal_after_leaving_the_line():
     """Random moves by either side, then an optimal move: optimal at every position."""
     rng = random.Random(12)
