@@ -207,7 +207,9 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
         P = -1
         if par[b] >= 0:
             P = _block_find(uf, par[b])
-            if flags[P] & _TAKEN:
+            # P == b only on a cycle, which forest_check refuses: taking b keeps any
+            # input from looping here.
+            if flags[P] & _TAKEN or P == b:
                 P = -1
         if P < 0:
             # Greedy: the player to move takes the whole block.
@@ -608,7 +610,7 @@ cdef tuple _forest_objects(list coins, const int64_t[::1] starts, const int64_t[
         P = -1
         if par[b] >= 0:
             P = _find_objects(uf, par[b])
-            if flags[P] & _TAKEN:
+            if flags[P] & _TAKEN or P == b:
                 P = -1
         if P < 0:
             flags[b] |= _TAKEN
