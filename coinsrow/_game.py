@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Union
 
 from . import _core
 from ._coins import FLOAT64, INT64, OBJECTS, Column, as_floats, as_objects, column, unify
+from ._forest import ForestState, forest_line, forest_sum, forest_value, parse_forest
 
 Number = Union[int, float, Fraction, Decimal]
 
@@ -34,7 +35,8 @@ _HALF_DECIMAL = Decimal("0.5")
 
 _SVG_MAX_COINS = 5000
 
-_END_NAMES = {_core.END_LEFT: "left", _core.END_RIGHT: "right", _core.END_TOP: "top"}
+_END_NAMES = {_core.END_LEFT: "left", _core.END_RIGHT: "right", _core.END_TOP: "top",
+              _core.END_ROOT: "root"}
 
 
 class Profits(NamedTuple):
@@ -50,6 +52,8 @@ class Move(NamedTuple):
     ``kind`` is ``"row"`` or ``"stack"``, ``index`` the component's index among the rows or
     the stacks, ``end`` is ``"left"``/``"right"`` for rows and ``"top"`` for stacks,
     ``position`` the coin's index in the original row or stack, ``coin`` its value.
+    A forest move is ``Move("tree", node, "root", node, coin)`` (``node``: its index in the
+    original forest).
     """
 
     kind: str
@@ -94,7 +98,8 @@ class _Coins:
         return tuple(self.data[start:stop].tolist())
 
 
-def _build(rows: Iterable[Any], stacks: Iterable[Any]) -> _Coins:
+def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = None) -> _Coins:
+    """The flat storage; a forest's values (if any) go after every row and stack."""
     columns: list[Column] = []
     n_rows = 0
     for label, group in (("row", rows), ("stack", stacks)):
@@ -111,13 +116,15 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any]) -> _Coins:
             columns.append(column(component, f"{label} {i}"))
         if label == "row":
             n_rows = len(columns)
-    kind, exact_type = unify(columns)
     lengths = [len(c) for c in columns]
     bases = []
     offset = 0
     for length in lengths:
         bases.append(offset)
         offset += length
+    if forest is not None:
+        columns = columns + [forest]
+    kind, exact_type = unify(columns)
     if kind == INT64:
         if len(columns) == 1:
             data = columns[0].data
@@ -186,8 +193,10 @@ def _sum(coins: _Coins, starts: array, stops: array) -> Number:
     return _exact(coins, total)
 
 
-def _profits(coins: _Coins, starts: array, stops: array, advantage: Number) -> Profits:
-    total = _sum(coins, starts, stops)
+def _profits(coins: _Coins, starts: array, stops: array, advantage: Number,
+             total: Number | None = None) -> Profits:
+    if total is None:
+        total = _sum(coins, starts, stops)
     if coins.exact_type is int and coins.kind != FLOAT64:
         first = (total + advantage) // 2
     elif coins.exact_type is Decimal:
@@ -247,36 +256,52 @@ class Game:
 
     >>> g = Game(rows=[[3, 2, 2, 3, 1, 2]], stacks=[[1, 5]])
     >>> g.value(), g.profits(), len(g)
-    (3, Profits(first=11, second=8), 8)
+    (-1, Profits(first=9, second=10), 8)
+
+    ``forest=(values, parents)`` adds a forest of rooted trees: node i holds ``values[i]``
+    below node ``parents[i]`` (``-1`` for a root), and a move takes a root. With a forest,
+    ``value()``, ``profits()`` and ``play()`` cost O(n log n) (block merging).
+
+    >>> Game(forest=([1, 5, 3, 2, 4], [-1, 0, 0, 1, 1])).value()
+    -1
     """
 
-    __slots__ = ("_coins", "_starts", "_stops", "_line", "_turn", "_cache", "__weakref__")
+    __slots__ = ("_coins", "_starts", "_stops", "_line", "_turn", "_cache", "_forest",
+                 "__weakref__")
 
-    def __init__(self, rows: Iterable[Any] = (), stacks: Iterable[Any] = ()) -> None:
-        coins = _build(rows, stacks)
+    def __init__(self, rows: Iterable[Any] = (), stacks: Iterable[Any] = (),
+                 forest: Any = None) -> None:
+        forest_values, parents = parse_forest(forest) if forest is not None else (None, None)
+        coins = _build(rows, stacks, forest_values)
+        state = None
+        if parents is not None:
+            state = ForestState.initial(sum(coins.lengths), parents, len(coins.lengths))
         self._init(coins, array("q", coins.bases),
-                   array("q", [b + n for b, n in zip(coins.bases, coins.lengths)]), None, 0)
+                   array("q", [b + n for b, n in zip(coins.bases, coins.lengths)]), None, 0,
+                   state)
 
     def _init(self, coins: _Coins, starts: array, stops: array, line: _Line | None,
-              turn: int) -> None:
+              turn: int, forest: ForestState | None = None) -> None:
         self._coins = coins
         self._starts = starts
         self._stops = stops
         self._line = line
         self._turn = turn
         self._cache: dict[str, Any] = {}
+        self._forest = forest
 
     @classmethod
     def _position(cls, coins: _Coins, starts: array, stops: array, line: _Line | None,
-                  turn: int) -> Game:
+                  turn: int, forest: ForestState | None = None) -> Game:
         game = cls.__new__(cls)
-        game._init(coins, starts, stops, line, turn)
+        game._init(coins, starts, stops, line, turn, forest)
         return game
 
     # -- what is on the table -------------------------------------------------------------
 
     def __len__(self) -> int:
-        return sum(self._stops[c] - self._starts[c] for c in range(len(self._starts)))
+        forest = 0 if self._forest is None else self._forest.left
+        return forest + sum(self._stops[c] - self._starts[c] for c in range(len(self._starts)))
 
     def _components(self, first: int, last: int) -> tuple[tuple, ...]:
         return tuple(self._coins.slice(self._starts[c], self._stops[c]) for c in range(first, last))
@@ -291,10 +316,28 @@ class Game:
         """The stacks still on the table, top first, as tuples of coins."""
         return self._components(self._coins.n_rows, len(self._starts))
 
+    @property
+    def forest(self) -> tuple[tuple, tuple] | None:
+        """The forest still on the table as ``(values, parents)``; ``None`` without a forest.
+
+        The nodes left keep their original order but are numbered ``0..`` again (a removed
+        parent becomes ``-1``), so ``Game(forest=game.forest)`` is the same position; moves
+        name nodes by their index in the original forest. O(n).
+        """
+        if self._forest is None:
+            return None
+        forest = self._cache.get("forest")
+        if forest is None:
+            forest = self._cache["forest"] = self._forest.remaining(self._coins)
+        return forest
+
     def _key(self) -> tuple:
         key = self._cache.get("key")
         if key is None:
-            key = self._cache["key"] = (self.rows, self.stacks)
+            key = (self.rows, self.stacks)
+            if self._forest is not None:
+                key += (self.forest,)
+            self._cache["key"] = key
         return key
 
     def __eq__(self, other: object) -> bool:
@@ -308,7 +351,11 @@ class Game:
     def __repr__(self) -> str:
         rows = [list(r) for r in self.rows]
         stacks = [list(s) for s in self.stacks]
-        text = f"Game(rows={rows!r}, stacks={stacks!r})"
+        text = f"Game(rows={rows!r}, stacks={stacks!r}"
+        if self._forest is not None:
+            values, parents = self.forest
+            text += f", forest=({list(values)!r}, {list(parents)!r})"
+        text += ")"
         return text if len(text) <= 200 else text[:190] + " ...)"
 
     # -- solving ---------------------------------------------------------------------------
@@ -319,10 +366,14 @@ class Game:
         O(n log k); O(n) for one row. ``0`` for an empty game.
 
         >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).value()
-        894
+        1892
         """
         if "value" not in self._cache:
-            self._cache["value"] = _value(self._coins, self._starts, self._stops)
+            if self._forest is not None:
+                self._cache["value"] = forest_value(self._coins, self._starts, self._stops,
+                                                    self._forest)
+            else:
+                self._cache["value"] = _value(self._coins, self._starts, self._stops)
         return self._cache["value"]
 
     def profits(self) -> Profits:
@@ -331,12 +382,18 @@ class Game:
         >>> Game(rows=[[3, 2, 2, 3, 1, 2]]).profits()
         Profits(first=8, second=5)
         """
-        return _profits(self._coins, self._starts, self._stops, self.value())
+        total = None
+        if self._forest is not None:
+            total = forest_sum(self._coins, self._starts, self._stops, self._forest)
+        return _profits(self._coins, self._starts, self._stops, self.value(), total)
 
     # -- moves -----------------------------------------------------------------------------
 
     def _move(self, component: int, flat_index: int, end_code: int) -> Move:
         coins = self._coins
+        if component == len(self._starts):
+            node = flat_index - self._forest.base
+            return Move("tree", node, "root", node, coins.coin(flat_index))
         if component < coins.n_rows:
             kind, index = "row", component
         else:
@@ -346,7 +403,11 @@ class Game:
 
     def _ensure_line(self) -> _Line:
         if self._line is None:
-            self._line = _line(self._coins, self._starts, self._stops)
+            if self._forest is not None:
+                self._line = _Line(*forest_line(self._coins, self._starts, self._stops,
+                                                self._forest))
+            else:
+                self._line = _line(self._coins, self._starts, self._stops)
             self._turn = 0
         return self._line
 
@@ -371,7 +432,7 @@ class Game:
         O(n log k) time and O(n) memory (O(n) for one row).
 
         >>> [m.coin for m in Game(rows=[[3, 2, 2, 3, 1, 2]]).play()]
-        [3, 2, 2, 3, 1, 2]
+        [3, 2, 2, 2, 3, 1]
         """
         line = self._ensure_line()
         return [
@@ -380,7 +441,8 @@ class Game:
         ]
 
     def moves(self) -> list[Move]:
-        """The legal moves: both ends of every non-empty row, the top of every stack."""
+        """The legal moves: both ends of every non-empty row, the top of every stack, every
+        root of the forest (O(n) with a forest)."""
         result = []
         coins = self._coins
         for c in range(len(self._starts)):
@@ -393,6 +455,10 @@ class Game:
                     result.append(self._move(c, stop - 1, _core.END_RIGHT))
             else:
                 result.append(self._move(c, start, _core.END_TOP))
+        if self._forest is not None:
+            k, base = len(self._starts), self._forest.base
+            result.extend(self._move(k, base + node, _core.END_ROOT)
+                          for node in self._forest.roots())
         return result
 
     def take(self, move: Move | Sequence[Any]) -> Game:
@@ -409,6 +475,8 @@ class Game:
         except (TypeError, ValueError):
             raise ValueError(f"{move!r} is not a Move(kind, index, end, position, coin)") from None
         coins = self._coins
+        if kind == "tree":
+            return self._take_root(move, index, end, position, coin)
         if kind == "row" and isinstance(index, int) and 0 <= index < coins.n_rows:
             component = index
             if end not in ("left", "right"):
@@ -438,7 +506,36 @@ class Game:
         if (line_ is not None and t < len(line_.coins) and line_.components[t] == component
                 and line_.coins[t] == flat_index):
             line, turn = line_, t + 1
-        return Game._position(coins, starts, stops, line, turn)
+        forest = self._forest
+        if forest is not None and line is not None:
+            forest = forest.passing(line, t)
+        return Game._position(coins, starts, stops, line, turn, forest)
+
+    def _take_root(self, move: Any, node: Any, end: Any, position: Any, coin: Any) -> Game:
+        """``take`` of a forest move: O(1) along the optimal line, O(n) off it."""
+        forest = self._forest
+        if forest is None:
+            raise ValueError(f"illegal move {move!r}: this game has no forest")
+        if isinstance(node, bool) or not isinstance(node, int) or not 0 <= node < forest.size:
+            raise ValueError(f"illegal move {move!r}: no node {node!r} in the forest")
+        if end != "root":
+            raise ValueError(f"illegal move {move!r}: a tree is taken at its 'root'")
+        k, flat_index = len(self._starts), forest.base + node
+        expected = self._move(k, flat_index, _core.END_ROOT)
+        if position != expected.position or coin != expected.coin:
+            raise ValueError(f"illegal move {move!r}: the coin there is {expected!r}")
+        t, line = self._turn, self._line
+        if (line is not None and t < len(line.coins) and line.components[t] == k
+                and line.coins[t] == flat_index):
+            return Game._position(self._coins, self._starts, self._stops, line, t + 1,
+                                  forest.along(line, t))
+        if forest.removed()[node]:
+            raise ValueError(f"illegal move {move!r}: node {node} was already taken")
+        if not forest.is_root(node):
+            raise ValueError(f"illegal move {move!r}: node {node} is not a root (its parent "
+                             f"{forest.parents[node]} is still there)")
+        return Game._position(self._coins, self._starts, self._stops, None, 0,
+                              forest.without(node))
 
 
     def _repr_svg_(self) -> str | None:

@@ -158,3 +158,52 @@ def cooperative_dumb_dp(row: Sequence[Any]) -> Any:
             else:
                 dumb[i][j] = total - max(dumb[i + 1][j], dumb[i][j - 1])
     return dumb[0][n - 1]
+
+
+def brute_forest_solver(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]],
+                        values: Sequence[Any], parents: Sequence[int]):
+    """A memoised minimax ``value(bounds, tops, present)`` over rows, stacks and a forest.
+
+    ``present`` is a bit mask of the forest nodes still on the table; a node can be taken
+    when it is present and its parent is not (or it has none).
+    """
+    rows = tuple(tuple(r) for r in rows)
+    stacks = tuple(tuple(s) for s in stacks)
+    values = tuple(values)
+    parent_bits = tuple(0 if p < 0 else 1 << p for p in parents)
+
+    @lru_cache(maxsize=None)
+    def solve(bounds: tuple, tops: tuple, present: int) -> Any:
+        best = None
+        for c, (i, j) in enumerate(bounds):
+            if i == j:
+                continue
+            for coin, nb in (
+                (rows[c][i], bounds[:c] + ((i + 1, j),) + bounds[c + 1:]),
+                (rows[c][j - 1], bounds[:c] + ((i, j - 1),) + bounds[c + 1:]),
+            ):
+                v = coin - solve(nb, tops, present)
+                if best is None or v > best:
+                    best = v
+        for c, t in enumerate(tops):
+            if t == len(stacks[c]):
+                continue
+            v = stacks[c][t] - solve(bounds, tops[:c] + (t + 1,) + tops[c + 1:], present)
+            if best is None or v > best:
+                best = v
+        for node, coin in enumerate(values):
+            if present >> node & 1 and not present & parent_bits[node]:
+                v = coin - solve(bounds, tops, present ^ (1 << node))
+                if best is None or v > best:
+                    best = v
+        return 0 if best is None else best
+
+    return solve
+
+
+def brute_forest_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]],
+                       values: Sequence[Any], parents: Sequence[int]) -> Any:
+    """Minimax value of rows, stacks and a forest of rooted trees (a move takes a root)."""
+    solve = brute_forest_solver(rows, stacks, values, parents)
+    return solve(tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
+                 (1 << len(values)) - 1)

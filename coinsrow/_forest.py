@@ -1,0 +1,286 @@
+"""Forests of rooted trees: input checks, the forest part of a position, kernel wrappers.
+
+A forest is ``(values, parents)``: node i holds coin ``values[i]`` and hangs below node
+``parents[i]`` (``-1`` for a root). A move takes a root; its children become roots. Stacks
+are the special case of paths (``parents == [-1, 0, 1, ...]`` is a stack listed top first).
+
+The forest's coins are stored after the rows' and stacks' coins in the game's flat storage
+(one storage kind for the whole game). A position's forest part records which nodes are gone,
+lazily: the nodes removed at some position, plus the tree moves of an optimal line from there,
+so following the line costs O(1) per move and leaving it one O(n) copy.
+"""
+
+from __future__ import annotations
+
+import decimal
+import numbers
+import sys
+from array import array
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from . import _core
+from ._coins import OBJECTS, Column, column
+
+__all__ = ["ForestState", "parse_forest"]
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} of type {type(value).__name__}"
+
+
+def _parents_array(parents: Any, n: int) -> array:
+    """``parents`` as an ``array('q')`` (a copy: the caller's object is never kept)."""
+    if isinstance(parents, (str, bytes, bytearray)):
+        raise TypeError(f"forest parents is a {type(parents).__name__}; expected a sequence of "
+                        "node indices")
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(parents, numpy.ndarray):
+        if parents.ndim != 1:
+            raise ValueError(f"forest parents must be 1-dimensional, got shape {parents.shape}")
+        if parents.dtype.kind == "b" or parents.dtype.kind not in "iuO":
+            raise TypeError(f"forest parents has dtype {parents.dtype}; expected integers")
+        if parents.dtype.kind in "iu":
+            if parents.dtype.kind == "u" and parents.size and int(parents.max()) >= n:
+                node = int(numpy.argmax(parents >= n))
+                raise ValueError(f"forest: parent of node {node} is {int(parents[node])}, "
+                                 f"not a node index (0 <= parent < {n}) or -1")
+            return array("q", numpy.ascontiguousarray(parents, dtype=numpy.int64).tobytes())
+        items = parents.tolist()
+    elif isinstance(parents, (list, tuple)):
+        items = parents
+    else:
+        try:
+            view = memoryview(parents)
+        except TypeError:
+            if not isinstance(parents, Iterable):
+                raise TypeError(f"forest parents is {_describe(parents)}; expected a sequence "
+                                "of node indices") from None
+            items = list(parents)
+        else:
+            if view.ndim != 1:
+                raise ValueError("forest parents must be a 1-dimensional buffer")
+            if view.format.lstrip("@=<>!") not in "bBhHiIlLqQnN":
+                raise TypeError(f"forest parents is a buffer of format {view.format!r}; "
+                                "expected integers")
+            items = view.tolist()
+    if set(map(type, items)) <= {int}:
+        try:
+            return array("q", items)
+        except OverflowError:
+            pass  # a huge index: reported below, by node
+    checked = array("q")
+    for node, item in enumerate(items):
+        if isinstance(item, bool) or not isinstance(item, numbers.Integral):
+            raise TypeError(f"forest: parent of node {node} is {_describe(item)}; expected a "
+                            "node index or -1")
+        item = int(item)
+        if not -1 <= item < n:
+            raise ValueError(f"forest: parent of node {node} is {item}, not a node index "
+                             f"(0 <= parent < {n}) or -1")
+        checked.append(item)
+    return checked
+
+
+def parse_forest(forest: Any) -> tuple[Column, array]:
+    """Check ``forest = (values, parents)`` (or a mapping with those keys).
+
+    Returns the values as a ``Column`` (validated like a row) and the parents as an
+    ``array('q')``. ``ValueError`` names the node whose parent is out of range or lies on a
+    cycle; ``TypeError`` for anything that is not a forest. O(n).
+    """
+    if isinstance(forest, Mapping):
+        try:
+            values, parents = forest["values"], forest["parents"]
+        except KeyError:
+            raise ValueError("forest as a mapping needs the keys 'values' and 'parents'") from None
+    else:
+        if isinstance(forest, (str, bytes, bytearray)) or not isinstance(forest, Iterable):
+            raise TypeError(f"forest is {_describe(forest)}; expected (values, parents)")
+        pair = list(forest)
+        if len(pair) != 2:
+            raise ValueError(f"forest must be a pair (values, parents), got {len(pair)} items")
+        values, parents = pair
+    col = column(values, "forest")
+    n = len(col)
+    parent_array = _parents_array(parents, n)
+    if len(parent_array) != n:
+        raise ValueError(f"forest has {n} values but {len(parent_array)} parents")
+    code, node = _core.forest_check(parent_array)
+    if code == _core.FOREST_PARENT_OUT_OF_RANGE:
+        raise ValueError(f"forest: parent of node {node} is {parent_array[node]}, not a node "
+                         f"index (0 <= parent < {n}) or -1")
+    if code == _core.FOREST_CYCLE:
+        cycle = [node]
+        x = parent_array[node]
+        while x != node and len(cycle) < 6:
+            cycle.append(x)
+            x = parent_array[x]
+        path = " -> ".join(map(str, cycle)) + (" -> ..." if x != node else f" -> {node}")
+        raise ValueError(f"forest: node {node} is its own ancestor (parents cycle {path}); "
+                         "a forest has no cycles")
+    return col, parent_array
+
+
+class ForestState:
+    """The forest part of a position: which nodes are gone.
+
+    Removed nodes = ``removed_base`` plus the tree moves ``line.coins[first:last]`` (tree
+    moves are those of component ``component``). ``removed()`` materialises it once, O(n).
+    """
+
+    __slots__ = ("base", "parents", "size", "component", "left", "_removed_base", "_line",
+                 "_first", "_last", "_removed")
+
+    def __init__(self, base: int, parents: array, component: int, removed: bytes,
+                 left: int, line: Any = None, first: int = 0, last: int = 0) -> None:
+        self.base = base                # flat index of node 0 in the game's storage
+        self.parents = parents          # array('q'), never mutated
+        self.size = len(parents)
+        self.component = component      # the component index of tree moves in a line
+        self.left = left                # number of nodes still on the table
+        self._removed_base = removed
+        self._line = line
+        self._first = first
+        self._last = last
+        self._removed: bytes | None = removed if line is None or first == last else None
+
+    @classmethod
+    def initial(cls, base: int, parents: array, component: int) -> ForestState:
+        return cls(base, parents, component, bytes(len(parents)), len(parents))
+
+    def removed(self) -> bytes:
+        """``removed[i]`` is 1 when node i is gone. O(n) the first time, then cached."""
+        if self._removed is None:
+            mask = bytearray(self._removed_base)
+            line = self._line
+            for t in range(self._first, self._last):
+                if line.components[t] == self.component:
+                    mask[line.coins[t] - self.base] = 1
+            self._removed = bytes(mask)
+        return self._removed
+
+    def is_root(self, node: int) -> bool:
+        removed = self.removed()
+        parent = self.parents[node]
+        return not removed[node] and (parent < 0 or bool(removed[parent]))
+
+    def roots(self) -> list[int]:
+        removed = self.removed()
+        parents = self.parents
+        return [i for i in range(self.size)
+                if not removed[i] and (parents[i] < 0 or removed[parents[i]])]
+
+    def along(self, line: Any, turn: int) -> ForestState:
+        """After the tree move at ``line[turn]``: O(1) when this state follows ``line``."""
+        if self._line is line and self._last == turn:
+            return ForestState(self.base, self.parents, self.component, self._removed_base,
+                               self.left - 1, line, self._first, turn + 1)
+        return ForestState(self.base, self.parents, self.component, self.removed(),
+                           self.left - 1, line, turn, turn + 1)
+
+    def passing(self, line: Any, turn: int) -> ForestState:
+        """After the row or stack move at ``line[turn]``: the same nodes, still following
+        ``line`` (so that its next tree move costs O(1) too)."""
+        if self._line is line and self._last == turn:
+            return ForestState(self.base, self.parents, self.component, self._removed_base,
+                               self.left, line, self._first, turn + 1)
+        return self
+
+    def without(self, node: int) -> ForestState:
+        """After taking root ``node`` off the line: O(n)."""
+        mask = bytearray(self.removed())
+        mask[node] = 1
+        return ForestState(self.base, self.parents, self.component, bytes(mask), self.left - 1)
+
+    def remaining(self, coins: Any) -> tuple[tuple, tuple]:
+        """``(values, parents)`` of the nodes left, renumbered 0.. in their original order."""
+        removed = self.removed()
+        parents = self.parents
+        kept = [i for i in range(self.size) if not removed[i]]
+        number = {node: j for j, node in enumerate(kept)}
+        if coins.kind == OBJECTS:
+            values = tuple(coins.data[self.base + i] for i in kept)
+        else:
+            data = coins.data[self.base:self.base + self.size].tolist()
+            values = tuple(data[i] for i in kept)
+        new_parents = tuple(
+            number[parents[i]] if parents[i] >= 0 and not removed[parents[i]] else -1
+            for i in kept
+        )
+        return values, new_parents
+
+
+def _not_finite(coins: Any, starts: array, stops: array, state: ForestState,
+                flat_index: int) -> ValueError:
+    from ._game import _not_finite as component_not_finite
+
+    if flat_index >= state.base:
+        node = flat_index - state.base
+        return ValueError(f"forest: coin at node {node} is {coins.coin(flat_index)!r}; coins "
+                          "must be finite")
+    return component_not_finite(coins, starts, stops, flat_index)
+
+
+def forest_value(coins: Any, starts: array, stops: array, state: ForestState) -> Any:
+    """Value of rows, stacks and a forest: O(n log n) block merging (exact fallback)."""
+    from ._game import _EXACT_DECIMAL, _exact
+
+    removed = state.removed()
+    if coins.kind != OBJECTS:
+        status, result, bad = _core.forest_value(coins.data, starts, stops, coins.n_rows,
+                                                 state.base, state.parents, removed)
+        if status == _core.STATUS_OK:
+            return result
+        if status == _core.STATUS_NOT_FINITE:
+            raise _not_finite(coins, starts, stops, state, bad)
+    with decimal.localcontext(_EXACT_DECIMAL):
+        result = _core.forest_value_objects(coins.objects(), starts, stops, coins.n_rows,
+                                            state.base, state.parents, removed)
+    return _exact(coins, result)
+
+
+def forest_sum(coins: Any, starts: array, stops: array, state: ForestState) -> Any:
+    """The sum of the coins on the table, forest included (exact)."""
+    from ._game import _EXACT_DECIMAL, _exact
+
+    removed = state.removed()
+    if coins.kind != OBJECTS:
+        status, total = _core.forest_sum(coins.data, starts, stops, state.base, removed)
+        if status == _core.STATUS_OK:
+            return total
+    data = coins.objects()
+    with decimal.localcontext(_EXACT_DECIMAL):
+        total = sum(sum(data[starts[c]:stops[c]]) for c in range(len(starts)))
+        total = total + sum(data[state.base + i] for i in range(state.size) if not removed[i])
+    return _exact(coins, total)
+
+
+def forest_line(coins: Any, starts: array, stops: array,
+                state: ForestState) -> tuple[Any, Any, Any]:
+    """A whole optimal play as ``(components, flat coins, end codes)``: O(n log n)."""
+    from ._game import _EXACT_DECIMAL
+
+    removed = state.removed()
+    n = state.left + sum(stops[c] - starts[c] for c in range(len(starts)))
+    if coins.kind != OBJECTS:
+        components = array("q", bytes(8 * n))
+        flat = array("q", bytes(8 * n))
+        ends = array("B", bytes(n))
+        status, _, bad = _core.forest_play(coins.data, starts, stops, coins.n_rows,
+                                           state.base, state.parents, removed,
+                                           components, flat, ends)
+        if status == _core.STATUS_OK:
+            return components, flat, ends
+        if status == _core.STATUS_NOT_FINITE:
+            raise _not_finite(coins, starts, stops, state, bad)
+    with decimal.localcontext(_EXACT_DECIMAL):
+        _, moves = _core.forest_play_objects(coins.objects(), starts, stops, coins.n_rows,
+                                             state.base, state.parents, removed)
+    if not moves:
+        return array("q"), array("q"), array("B")
+    components, flat, ends = zip(*moves)
+    return array("q", components), array("q", flat), array("B", ends)
