@@ -13,8 +13,15 @@ Profits(first=8, second=5)
 from . import silver_dollar
 from ._game import Game, Move, Profits, best_move, play, profits, value
 from ._version import __version__
+from ._engine import Engine
+from ._intervals import Intervals
+from ._pizza import PizzaResult, pizza
 
 __all__ = [
+    "Engine",
+    "Intervals",
+    "PizzaResult",
+    "pizza",
     "Game",
     "Move",
     "Profits",

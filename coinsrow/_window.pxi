@@ -912,37 +912,50 @@ cdef class SubRows:
         return ok, vi
 
     def values(self, const int64_t[::1] starts, const int64_t[::1] stops, out, uint8_t[::1] ok):
-        """Values of many sub-rows into ``out`` (int64 or float64 buffer, like the coins);
-        ``ok[q]`` is 0 where query q overflowed int64 (redo it exactly). Bounds must have
-        been checked by the caller. Returns the number of queries that overflowed."""
+        """Values of the sub-rows coins[starts[q]:stops[q]] into ``out`` (an int64 or float64
+        buffer, like the coins). Bounds follow Python's slice convention (negative from the
+        end, clamped). ``ok[q]`` is 0 where query q overflowed int64 (redo it exactly).
+        Returns the number of queries that overflowed."""
         cdef Py_ssize_t q, m = starts.shape[0]
         cdef int64_t[::1] oi
         cdef double[::1] of
-        cdef int64_t bad = 0
+        cdef int64_t bad = 0, lo, hi
         if stops.shape[0] != m or ok.shape[0] < m:
             raise ValueError("starts, stops and ok differ in length")
-        for q in range(m):
-            if not 0 <= starts[q] <= stops[q] <= self.n:
-                raise IndexError((q, starts[q], stops[q]))
         if self.is_float:
             of = out
             if of.shape[0] < m:
                 raise ValueError("output buffer is too short")
             with nogil:
                 for q in range(m):
+                    lo = _w_clamp(starts[q], self.n)
+                    hi = _w_clamp(stops[q], self.n)
                     ok[q] = _w_subrow_value(self, self.hf, self.pf[0], self.pf[1],
-                                          starts[q], stops[q], &of[q])
+                                            lo, hi if hi > lo else lo, &of[q])
         else:
             oi = out
             if oi.shape[0] < m:
                 raise ValueError("output buffer is too short")
             with nogil:
                 for q in range(m):
+                    lo = _w_clamp(starts[q], self.n)
+                    hi = _w_clamp(stops[q], self.n)
                     ok[q] = _w_subrow_value(self, self.hi, self.pi[0], self.pi[1],
-                                          starts[q], stops[q], &oi[q])
+                                            lo, hi if hi > lo else lo, &oi[q])
                     if not ok[q]:
                         bad += 1
         return bad
+
+
+cdef inline int64_t _w_clamp(int64_t i, int64_t n) noexcept nogil:
+    """A slice bound (negative counts from the end) clamped to 0..n, as Python slices do."""
+    if i < 0:
+        i += n
+        if i < 0:
+            i = 0
+    if i > n:
+        i = n
+    return i
 
 
 cdef void _w_path_tables(SubRows s, coin_t *h, coin_t *p1, coin_t *p2) noexcept nogil:
