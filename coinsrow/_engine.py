@@ -34,6 +34,11 @@ __all__ = ["Engine"]
 _END_CODES = {"left": 0, "right": 1, "top": 2}
 
 
+def _new_move(fields: tuple, _new: Any = tuple.__new__) -> Move:
+    """``Move(*fields)`` without the NamedTuple constructor's argument parsing (hot path)."""
+    return _new(Move, fields)
+
+
 class _ExactWindows:
     """The window structure on exact Python numbers (ints of any size, Fraction, Decimal).
 
@@ -242,10 +247,10 @@ class _ExactWindows:
     def best_in_row(self, c: int) -> bool:
         return self.val[self.left[c]] >= self.val[self.prv[self.right[c]]]
 
-    def best(self) -> tuple[int, bool]:
+    def best(self) -> tuple[int, bool, int]:
         i = self.root
         if i == self.nil:
-            return -1, True
+            return -1, True, -1
         while self.tl[i] != self.nil:
             i = self.tl[i]
         lo, hi = 0, self.rows - 1
@@ -255,7 +260,9 @@ class _ExactWindows:
                 lo = mid
             else:
                 hi = mid - 1
-        return lo, self.best_in_row(lo)
+        from_left = self.best_in_row(lo)
+        start, stop = self.bounds(lo)
+        return lo, from_left, start if from_left else stop - 1
 
     def blocks(self, c: int) -> list:
         out = []
@@ -315,7 +322,7 @@ class Engine:
     """
 
     __slots__ = ("_coins", "_starts", "_stops", "_windows", "_line_game", "_line_value",
-                 "_left", "_one_row")
+                 "_left", "_one_row", "_n_rows", "_bases", "_data", "_exact_numbers")
 
     def __init__(self, game: Any) -> None:
         if not isinstance(game, Game):
@@ -325,6 +332,9 @@ class Engine:
         self._starts = array("q", game._starts)
         self._stops = array("q", game._stops)
         n_rows = coins.n_rows
+        self._n_rows = n_rows
+        self._bases = coins.bases
+        self._data = coins.data
         self._one_row = n_rows == 1 and len(self._starts) == 1
         self._left = len(game)
         has_stack = any(self._stops[c] > self._starts[c] for c in range(n_rows, len(self._starts)))
@@ -335,6 +345,7 @@ class Engine:
             self._line_game = game
         else:
             self._windows = _row_windows(coins, self._starts[:n_rows], self._stops[:n_rows])
+        self._exact_numbers = isinstance(self._windows, _ExactWindows)
 
     # -- reading the position ---------------------------------------------------------------
 
@@ -366,26 +377,24 @@ class Engine:
             return float(result)
         return _exact(self._coins, result)
 
-    def _row_move(self, c: int, from_left: bool) -> Move:
-        start, stop = self._windows.bounds(c)
-        flat = start if from_left else stop - 1
-        return Move("row", c, "left" if from_left else "right", flat - self._coins.bases[c],
-                    self._coins.coin(flat))
-
     def best_move(self) -> Move:
-        """An optimal move: the largest end block (ties: lowest row, then left). O(log n).
+        """An optimal move: the largest end block (ties: lowest row, then left).
 
-        ``ValueError`` when no coin is left.
+        O(1) for one row, O(log n) for several. ``ValueError`` when no coin is left.
 
         >>> Engine([1, 2, 1000, 3, 4, 900]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
         """
+        windows = self._windows
+        if windows is not None:
+            c, from_left, flat = windows.best()
+            if c >= 0:
+                return _new_move(("row", c, "left" if from_left else "right",
+                                  flat - self._bases[c], self._data[flat]))
         if self._left == 0:
             raise ValueError("the game is over: no coin is left")
-        if self._line_game is not None:
-            return self._line_game.best_move()
-        c, from_left = self._windows.best()
-        return self._row_move(c, from_left)
+        assert self._line_game is not None
+        return self._line_game.best_move()
 
     def moves(self) -> list[Move]:
         """The legal moves: both ends of every non-empty row, the top of every stack."""
@@ -403,6 +412,48 @@ class Engine:
         >>> len(e), e.game.rows
         (2, ((5, 1),))
         """
+        windows = self._windows
+        if windows is not None and move.__class__ is not str:
+            # The hot path: a move on a row, checked without building anything.
+            try:
+                kind, c, end, position, coin = move
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"{move!r} is not a Move(kind, index, end, position, coin)"
+                ) from None
+            if (kind == "row" and c.__class__ is int and 0 <= c < self._n_rows
+                    and self._starts[c] < self._stops[c]):
+                if end == "left":
+                    flat = self._starts[c]
+                elif end == "right":
+                    flat = self._stops[c] - 1
+                else:
+                    flat = -1
+                if (flat >= 0 and position == flat - self._bases[c]
+                        and coin == self._data[flat]):
+                    played = move if move.__class__ is Move else _new_move(
+                        ("row", c, end, position, self._data[flat]))
+                    if self._exact_numbers:
+                        self._pop(c, end == "left")
+                    elif end == "left":
+                        windows.pop_left(c)
+                        self._starts[c] = flat + 1
+                        self._left -= 1
+                    else:
+                        windows.pop_right(c)
+                        self._stops[c] = flat
+                        self._left -= 1
+                    return played
+            played = self._checked(move)  # raises the precise error, or normalises
+            self._pop(played.index, played.end == "left")
+            return played
+        if windows is not None and self._one_row and (move == "left" or move == "right"):
+            start, stop = self._starts[0], self._stops[0]
+            if start < stop:
+                flat = start if move == "left" else stop - 1
+                played = _new_move(("row", 0, move, flat - self._bases[0], self._data[flat]))
+                self._pop(0, move == "left")
+                return played
         if isinstance(move, str):
             if not self._one_row:
                 raise ValueError(
@@ -418,23 +469,28 @@ class Engine:
             played = self._checked(move)
         if self._line_game is not None:
             self._take_on_line(played)
+            self._left -= 1
         else:
-            c = played.index
-            if self._coins.kind == OBJECTS or isinstance(self._windows, _ExactWindows):
-                with decimal.localcontext(_EXACT_DECIMAL):
-                    self._pop(c, played.end)
-            else:
-                self._pop(c, played.end)
-        self._left -= 1
+            self._pop(0, move == "left")
         return played
 
-    def _pop(self, c: int, end: str) -> None:
-        if end == "left":
-            self._windows.pop_left(c)
+    def _pop(self, c: int, from_left: bool) -> None:
+        windows = self._windows
+        if self._exact_numbers:
+            with decimal.localcontext(_EXACT_DECIMAL):
+                if from_left:
+                    windows.pop_left(c)
+                else:
+                    windows.pop_right(c)
+        elif from_left:
+            windows.pop_left(c)
+        else:
+            windows.pop_right(c)
+        if from_left:
             self._starts[c] += 1
         else:
-            self._windows.pop_right(c)
             self._stops[c] -= 1
+        self._left -= 1
 
     def _end_move(self, component: int, end: str) -> Move:
         start, stop = self._starts[component], self._stops[component]

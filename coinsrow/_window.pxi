@@ -588,16 +588,26 @@ cdef class RowWindows:
         return self.val_i[a] >= self.val_i[b]
 
     def best(self):
-        """``(row, from_left)``: an optimal move, or ``(-1, True)`` when no coin is left.
+        """``(row, from_left, flat)``: an optimal move and the flat index of its coin, or
+        ``(-1, True, -1)`` when no coin is left.
 
         The largest block overall (ties: the lowest row), taken from the end of its row where
-        it lies (ties: left). O(log n).
+        it lies (ties: left). O(1) for one row, O(log n) for several.
         """
-        cdef int64_t first = _w_first_node(&self.w), c
-        if first == self.w.nil:
-            return -1, True
-        c = self._row_of(first) if self.rows > 1 else 0
-        return c, self._left_is_larger(c)
+        cdef int64_t first, c
+        cdef bint from_left
+        if self.rows == 1:
+            if self.left[0] == self.right[0]:
+                return -1, True, -1
+            c = 0
+        else:
+            first = _w_first_node(&self.w)
+            if first == self.w.nil:
+                return -1, True, -1
+            c = self._row_of(first)
+        from_left = self._left_is_larger(c)
+        return (c, from_left, self.flat[c] - self.base[c]
+                + (self.left[c] if from_left else self.right[c] - 1))
 
     def best_in_row(self, Py_ssize_t c):
         """True when the left end of row c is its best end (the larger end block, ties left)."""
@@ -634,6 +644,13 @@ cdef class RowWindows:
             out.append(self.val_f[t] if self.is_float else self.val_i[t])
             t = self.w.nxt[t]
         return out
+
+    def end_blocks(self, Py_ssize_t c):
+        """``(left, right)``: how many coins the end blocks of row c span (benchmarks' adversary)."""
+        if not 0 <= c < self.rows or self.left[c] == self.right[c]:
+            raise IndexError(c)
+        return (self.w.nxt[self.left[c]] - self.left[c],
+                self.right[c] - self.w.prv[self.right[c]])
 
     @property
     def updates(self):
