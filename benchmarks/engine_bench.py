@@ -3,8 +3,9 @@
     python benchmarks/engine_bench.py            # n = 10^6 (about a minute or two)
     python benchmarks/engine_bench.py --n 100000 # quicker
 
-Run from the repository root after ``python setup.py build_ext --inplace``. Prints, per
-data kind:
+Run from the repository root after ``python setup.py build_ext --inplace``. Times are CPU
+seconds of this process (``time.process_time``: single-threaded code, so CPU time is the work
+done, not the wait on a shared machine). Prints, per data kind:
 - a whole game of n coins, the engine (moving first) against a random opponent and against
   the adversary of the structure (it takes the end whose end block spans more coins): per
   move through the Python API (``best_move`` + ``take``) and in compiled code
@@ -55,7 +56,7 @@ def python_game(data: np.ndarray, opponent: str, seed: int) -> tuple[float, int]
     updates0 = windows.updates
     ours = True
     best_move, take = engine.best_move, engine.take
-    start = time.perf_counter()
+    start = time.process_time()
     while len(engine):
         if ours:
             take(best_move())
@@ -65,7 +66,7 @@ def python_game(data: np.ndarray, opponent: str, seed: int) -> tuple[float, int]
             left, right = windows.end_blocks(0)
             take("left" if left >= right else "right")
         ours = not ours
-    return time.perf_counter() - start, windows.updates - updates0
+    return time.process_time() - start, windows.updates - updates0
 
 
 def compiled_game(data: np.ndarray, opponent: int) -> tuple[float, float, int]:
@@ -73,14 +74,14 @@ def compiled_game(data: np.ndarray, opponent: int) -> tuple[float, float, int]:
     n = len(data)
     kind = 1 if data.dtype.kind == "f" else 0
     buf = np.ascontiguousarray(data, dtype=np.float64 if kind else np.int64)
-    start = time.perf_counter()
+    start = time.process_time()
     windows = _core.RowWindows(buf, array("q", [0]), array("q", [n]), kind)
-    built = time.perf_counter()
+    built = time.process_time()
     updates0 = windows.updates
     coins = array("q", bytes(8 * n))
     ends = array("B", bytes(n))
     windows.play(opponent, 12345, coins, ends)
-    return built - start, time.perf_counter() - built, windows.updates - updates0
+    return built - start, time.process_time() - built, windows.updates - updates0
 
 
 def main() -> None:
@@ -104,12 +105,36 @@ def main() -> None:
             print(f"{kind:8s} {build:8.2f} | {name:9s} {api / n * 1e6:12.2f} "
                   f"{play / n * 1e6:15.3f} {updates / n:13.2f}")
 
+    print("\n== Engine: many rows (one shared tree), engine first vs random ==")
+    for n_rows in (10, 1000):
+        length = n // n_rows
+        flat = data["uniform"][: n_rows * length].reshape(n_rows, length)
+        engine = Engine(coinsrow.Game(rows=list(flat)))
+        r = random.Random(4)
+        ours = True
+        start = time.process_time()
+        starts, stops, bases, coins = engine._starts, engine._stops, engine._bases, engine._data
+        while len(engine):
+            if ours:
+                engine.take(engine.best_move())
+            else:  # a random end of a random non-empty row
+                c = r.randrange(n_rows)
+                while starts[c] == stops[c]:
+                    c = (c + 1) % n_rows
+                end = "left" if r.random() < 0.5 else "right"
+                p = starts[c] if end == "left" else stops[c] - 1
+                engine.take(coinsrow.Move("row", c, end, p - bases[c], coins[p]))
+            ours = not ours
+        seconds = time.process_time() - start
+        print(f"{n_rows:5d} rows of {length}: {seconds / (n_rows * length) * 1e6:.2f} us/move "
+              f"(API, both sides)")
+
     print("\n== pizza ==")
     for kind in kinds:
         buf = np.ascontiguousarray(data[kind])
-        start = time.perf_counter()
+        start = time.process_time()
         result = pizza(buf)
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         updates = _core.window_pizza(buf)[3]
         print(f"{kind:8s} {seconds:6.2f} s total, {seconds / n * 1e6:6.2f} us/shift, "
               f"{updates / n:5.2f} treap updates/slice (build included), "
@@ -120,28 +145,28 @@ def main() -> None:
     starts = rng.integers(0, n + 1, args.queries)
     stops = np.minimum(n, starts + rng.integers(0, n + 1, args.queries))
     for kind in kinds:
-        start = time.perf_counter()
+        start = time.process_time()
         iv = Intervals(data[kind])
-        built = time.perf_counter() - start
+        built = time.process_time() - start
         m = args.queries if kind != "valley" else max(1, args.queries // 100)
-        start = time.perf_counter()
+        start = time.process_time()
         iv.values(starts[:m], stops[:m])
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         note = f" (only {m} queries: V-shaped worst case)" if m != args.queries else ""
         print(f"{kind:8s} build {built:6.2f} s, {seconds / m * 1e6:9.2f} us/query{note}")
 
     print("\n== side by side at a small size ==")
     small = 20000
     row = data["uniform"][:small].tolist()
-    start = time.perf_counter()
+    start = time.process_time()
     engine = Engine(row)
     ours = True
     r = random.Random(3)
     while len(engine):
         engine.take(engine.best_move() if ours else ("left" if r.random() < 0.5 else "right"))
         ours = not ours
-    t_engine = time.perf_counter() - start
-    start = time.perf_counter()
+    t_engine = time.process_time() - start
+    start = time.process_time()
     i, j = 0, small
     ours = True
     while i < j:  # re-solve each position: the engine's job without the window structure
@@ -151,17 +176,17 @@ def main() -> None:
             end = "left" if r.random() < 0.5 else "right"
         i, j = (i + 1, j) if end == "left" else (i, j - 1)
         ours = not ours
-    t_resolve = time.perf_counter() - start
+    t_resolve = time.process_time() - start
     print(f"game of {small} coins vs random: Engine {t_engine:.3f} s, re-solving every "
           f"position {t_resolve:.2f} s ({t_resolve / t_engine:.0f}x)")
     small = 2000
     circle = data["uniform"][:small].tolist()
-    start = time.perf_counter()
+    start = time.process_time()
     pizza(circle)
-    t_pizza = time.perf_counter() - start
-    start = time.perf_counter()
+    t_pizza = time.process_time() - start
+    start = time.process_time()
     max(circle[i] - coinsrow.value(circle[i + 1:] + circle[:i]) for i in range(small))
-    t_naive = time.perf_counter() - start
+    t_naive = time.process_time() - start
     print(f"pizza of {small} slices: window {t_pizza * 1e3:.1f} ms, naive n row solves "
           f"{t_naive * 1e3:.0f} ms ({t_naive / t_pizza:.0f}x)")
 
