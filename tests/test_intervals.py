@@ -125,3 +125,19 @@ def test_intervals_bad_input():
     with pytest.raises(TypeError):
         Intervals([1, "a"])
     assert Intervals([]).value(0, 0) == 0
+
+
+def test_exact_structure_on_every_sub_row():
+    from coinsrow._intervals import _ExactSubRows
+
+    rng = random.Random(34)
+    for _ in range(150):
+        ints = _random_row(rng, rng.randint(0, 16))
+        row = [Fraction(x, 3) for x in ints] if rng.random() < 0.5 else [x * 2**64 for x in ints]
+        iv = Intervals(row)
+        assert isinstance(iv._exact, _ExactSubRows) and iv._kernel is None
+        d = dp_table(row)
+        n = len(row)
+        for i in range(n + 1):
+            for j in range(i, n + 1):
+                assert iv.value(i, j) == d[i][j], (row, i, j)
