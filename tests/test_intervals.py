@@ -132,8 +132,11 @@ def test_exact_structure_on_every_sub_row():
 
     rng = random.Random(34)
     for _ in range(150):
-        ints = _random_row(rng, rng.randint(0, 16))
-        row = [Fraction(x, 3) for x in ints] if rng.random() < 0.5 else [x * 2**64 for x in ints]
+        ints = _random_row(rng, rng.randint(1, 16))
+        if rng.random() < 0.5:
+            row = [Fraction(x, 3) for x in ints]
+        else:
+            row = [(x + 2000) * 2**64 + x for x in ints]
         iv = Intervals(row)
         assert isinstance(iv._exact, _ExactSubRows) and iv._kernel is None
         d = dp_table(row)
