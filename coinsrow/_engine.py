@@ -1,13 +1,13 @@
 """Live play against any opponent: ``Engine``, a mutable position with O(1) value.
 
-The position of a game of rows only ever shrinks, so every row is a window of the row it
-started as. The window structure (research/window.md; kernels in ``_window.pxi``) keeps the
-reduced form of every row and a balanced tree of all its blocks: the value is read at the
-tree's root in O(1), the best move is the largest block (O(log n)), and taking any coin from
-either end costs O(log n) amortised. A whole game of n coins against any opponent costs
+The position of a game of rows and stacks only ever shrinks, so every component is a window
+of the one it started as. The window structure (research/window.md; kernels in
+``_window.pxi``) keeps the reduced form of every component and a balanced tree of all its
+blocks: the value is read at the tree's root in O(1), the best move is the largest block
+(O(log n)), and taking any coin costs O(log n) amortised. A stack's Fruitless tail is the
+increasing end of its reduced form, a prefix of one fixed path of the static forest, which
+only shrinks as the top is taken. A whole game of n coins against any opponent costs
 O(n log n) time and O(n) memory.
-
-Games with stacks use the optimal line of ``Game`` instead (documented on ``Engine``).
 """
 
 from __future__ import annotations
@@ -293,24 +293,26 @@ class Engine:
     ``Engine(game)`` takes a row (any accepted sequence or buffer) or a ``Game``.
 
     - ``value()``: the advantage of the player to move, O(1).
-    - ``best_move()``: an optimal ``Move``: the largest block of the reduced form over all
-      rows (ties: the lowest row), from the end of its row where it lies (ties: left).
-      O(log n).
+    - ``best_move()``: an optimal ``Move``: the largest block of the reduced forms (ties: the
+      lowest row or stack), from the end of its row where it lies (ties: left) or the top of
+      its stack; when only stacks' Fruitless tails are left, the top of the first stack.
+      O(1) for one row, O(log n) otherwise.
     - ``take(move)``: play any legal move, by either side: a ``Move`` (as from ``moves()``,
       ``best_move()`` or ``game.moves()``), or ``"left"`` / ``"right"`` for a one-row game.
       Returns the ``Move`` played.
     - ``game``: the current position as an immutable ``Game``; ``len(engine)``: coins left.
 
-    Cost for rows (one or several): building O(n log n), each move O(log n) amortised, so a
-    whole game of n coins costs O(n log n) time and O(n) memory whatever the opponent does
-    (at most two tree updates per move). int64 coins whose alternating prefix sums would pass
-    2^59 in magnitude, big ints, ``Fraction`` and ``Decimal`` use the same structure on exact
-    Python numbers (slower by a constant factor, same bounds).
+    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins
+    costs O(n log n) time and O(n) memory whatever the opponent does (at most two tree
+    updates per move of a row). This holds for rows and stacks of int64 and float64 coins,
+    and for rows of exact numbers: int64 rows whose alternating prefix sums would pass 2^59
+    in magnitude, big ints, ``Fraction`` and ``Decimal`` use the same structure on exact
+    Python numbers (a constant factor slower).
 
-    Games with a non-empty stack follow ``Game``'s cached optimal line instead: O(1) per move
-    while both sides follow it, and one O(n log k) recomputation of the line (and of the
-    value) after each move that leaves it; O(n) memory. Against an opponent who always leaves
-    the line, that is O(n^2 log k) in total for such games.
+    Games with a non-empty stack AND exact numbers (or int64 overflow) follow ``Game``'s
+    cached optimal line instead: O(1) per move while both sides follow it, and one
+    O(n log k) recomputation of the line (and of the value) after each move that leaves it;
+    O(n) memory. Against an opponent who always leaves the line, O(n^2 log k) in total.
 
     >>> e = Engine([1, 2, 1000, 3, 4, 900])
     >>> e.value(), e.best_move().end
@@ -341,10 +343,17 @@ class Engine:
         self._windows: Any = None
         self._line_game: Game | None = None
         self._line_value: Any = None
-        if has_stack:
-            self._line_game = game
-        else:
+        if not has_stack:
             self._windows = _row_windows(coins, self._starts[:n_rows], self._stops[:n_rows])
+        elif coins.kind != OBJECTS:
+            windows = _core.RowWindows(coins.data, self._starts, self._stops,
+                                       1 if coins.kind == FLOAT64 else 0, n_rows)
+            if windows.status == _core.STATUS_NOT_FINITE:
+                raise _not_finite(coins, self._starts, self._stops, windows.bad_index)
+            if windows.status == _core.STATUS_OK:
+                self._windows = windows
+        if self._windows is None:
+            self._line_game = game
         self._exact_numbers = isinstance(self._windows, _ExactWindows)
 
     # -- reading the position ---------------------------------------------------------------
@@ -389,8 +398,11 @@ class Engine:
         if windows is not None:
             c, from_left, flat = windows.best()
             if c >= 0:
-                return _new_move(("row", c, "left" if from_left else "right",
-                                  flat - self._bases[c], self._data[flat]))
+                if c < self._n_rows:
+                    return _new_move(("row", c, "left" if from_left else "right",
+                                      flat - self._bases[c], self._data[flat]))
+                return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
+                                  self._data[flat]))
         if self._left == 0:
             raise ValueError("the game is over: no coin is left")
         assert self._line_game is not None
@@ -445,7 +457,10 @@ class Engine:
                         self._left -= 1
                     return played
             played = self._checked(move)  # raises the precise error, or normalises
-            self._pop(played.index, played.end == "left")
+            if played.kind == "row":
+                self._pop(played.index, played.end == "left")
+            else:
+                self._pop(self._n_rows + played.index, True)
             return played
         if windows is not None and self._one_row and (move == "left" or move == "right"):
             start, stop = self._starts[0], self._stops[0]

@@ -23,6 +23,7 @@
 # so the loops need no further checks. Above it the wrapper falls back to exact Python numbers.
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc
 
 # |h| must stay below this for the int64 window loops (see above).
 WINDOW_INT64_LIMIT = 2**59
@@ -183,6 +184,8 @@ cdef struct _Win:
     int64_t *sz
     uint64_t *pri
     int64_t updates    # treap insertions + deletions, for the benchmarks
+    uint8_t *in_tree   # NULL, or per block: is it in the treap (stacks keep some out)
+    int64_t gate       # with in_tree: only blocks starting before the gate enter the treap
 
 
 cdef inline uint64_t _w_priority(uint64_t x) noexcept nogil:
@@ -276,17 +279,33 @@ cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
                             int64_t t, int64_t u) noexcept nogil:
     """Keep the block [t, u): link the boundaries and insert its value."""
     val[t] = h[t] + h[u]
+    w.nxt[t] = u
+    w.prv[u] = t
+    if w.in_tree != NULL:
+        if t >= w.gate:
+            w.in_tree[t] = 0
+            return
+        w.in_tree[t] = 1
+    _w_tree_add(w, val, alt, t)
+
+
+cdef inline void _w_tree_add(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
+    """Insert the kept block t (its value already in val[t]) into the treap."""
     alt[t] = val[t]
     w.tl[t] = w.nil
     w.tr[t] = w.nil
     w.sz[t] = 1
-    w.nxt[t] = u
-    w.prv[u] = t
+    if w.in_tree != NULL:
+        w.in_tree[t] = 1
     w.root = _w_insert(w, val, alt, w.root, t)
     w.updates += 1
 
 
 cdef inline void _w_drop_block(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
+    if w.in_tree != NULL:
+        if not w.in_tree[t]:
+            return
+        w.in_tree[t] = 0
     w.root = _w_delete(w, val, alt, w.root, t)
     w.updates += 1
 
@@ -394,6 +413,8 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     w.nil = nb
     w.root = nb
     w.updates = 0
+    w.in_tree = NULL
+    w.gate = nb + 1
     w.ns = <int64_t *> malloc(cells * sizeof(int64_t))
     w.ps = <int64_t *> malloc(cells * sizeof(int64_t))
     w.par1 = <int64_t *> malloc(cells * sizeof(int64_t))
@@ -416,6 +437,8 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
 
 
 cdef void _w_win_free(_Win *w) noexcept nogil:
+    free(w.in_tree)
+    w.in_tree = NULL
     free(w.ns)
     free(w.ps)
     free(w.par1)
@@ -430,15 +453,73 @@ cdef void _w_win_free(_Win *w) noexcept nogil:
     w.pri = NULL
 
 
-cdef class RowWindows:
-    """Live rows of a game: the reduced form of every row, its value and best move.
+cdef coin_t _w_settle(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t left,
+                      int64_t right, int64_t *ys, int64_t *pm, coin_t *sp, int64_t *m,
+                      int64_t old_v) noexcept nogil:
+    """Restore a stack's split between the treap and its Fruitless tail; return the tail's
+    Fruitless term (the sum of x - M over its removed pairs).
 
-    ``RowWindows(coins, starts, stops, kind)`` takes the flat coins (an int64 or float64
-    buffer; ``kind`` 0 / 1) and each row's range ``[starts[c], stops[c])``. Construction is
-    O(n log n); ``status`` is STATUS_OK, or STATUS_OVERFLOW when an int64 height would pass
-    ``WINDOW_INT64_LIMIT`` (nothing else is usable then), or STATUS_NOT_FINITE with
-    ``bad_index`` (a flat index). ``value()`` is O(1); ``pop_left`` / ``pop_right`` cost
-    O(log n) amortised per coin (research/window.md: at most 2 treap updates per pop).
+    The reduced form of a stack [left, right] is the par1-path from the top (decreasing
+    blocks), the minimum block (u, v), and the par2-path from the bottom ``right`` reversed
+    (increasing): ys[0] = right, ys[j + 1] = par2(ys[j]), v = ys[m] with m the largest j such
+    that ps(ys[i]) >= left for all i < j (pm[j] is that prefix minimum). Fruitless removes the
+    increasing blocks in pairs from the bottom, the minimum block too when m is odd; the rest
+    stays in the treap. Since ``right`` is fixed and ``left`` only grows, m only decreases:
+    each block leaves the tail once, O(1) amortised per pop. Before the call the blocks that
+    start before ``old_v`` are in the treap, the others not.
+    """
+    cdef int64_t v, u, t
+    if left == right:
+        m[0] = 0
+        return 0
+    while pm[m[0]] < left:
+        m[0] -= 1
+    v = ys[m[0]]
+    u = w.prv[v]
+    t = w.prv[old_v] if old_v > left else left
+    while t != u:
+        if not w.in_tree[t]:
+            _w_tree_add(w, val, alt, t)
+        t = w.nxt[t]
+    if m[0] & 1:
+        _w_drop_block(w, val, alt, u)
+        return val[u] - sp[m[0]]
+    if not w.in_tree[u]:
+        _w_tree_add(w, val, alt, u)
+    return -sp[m[0]]
+
+
+cdef void _w_stack_path(coin_t *h, int64_t *ps, int64_t *par2, int64_t lo, int64_t right,
+                        int64_t *ys, int64_t *pm, coin_t *sp, int64_t *length) noexcept nogil:
+    """The par2-path from a stack's bottom boundary, its ps prefix minima and alternating
+    block sums (see _w_settle)."""
+    cdef int64_t j = 0
+    ys[0] = right
+    pm[0] = right + 2
+    sp[0] = 0
+    while ps[ys[j]] >= lo:
+        ys[j + 1] = par2[ys[j]]
+        pm[j + 1] = pm[j] if pm[j] <= ps[ys[j]] else ps[ys[j]]
+        if j & 1:
+            sp[j + 1] = sp[j] - (h[ys[j]] + h[ys[j + 1]])
+        else:
+            sp[j + 1] = sp[j] + (h[ys[j]] + h[ys[j + 1]])
+        j += 1
+    length[0] = j
+
+
+cdef class RowWindows:
+    """Live rows and stacks of a game: the reduced form of every component, the value of the
+    game and an optimal move.
+
+    ``RowWindows(coins, starts, stops, kind, n_rows=-1)`` takes the flat coins (an int64 or
+    float64 buffer; ``kind`` 0 / 1) and each component's range ``[starts[c], stops[c])``;
+    components ``n_rows ..`` are stacks (top first; all rows when n_rows is -1).
+    Construction is O(n log n); ``status`` is STATUS_OK, or STATUS_OVERFLOW when an int64
+    height would pass ``WINDOW_INT64_LIMIT`` (nothing else is usable then), or
+    STATUS_NOT_FINITE with ``bad_index`` (a flat index). ``value()`` is O(1); ``pop_left`` /
+    ``pop_right`` cost O(log n) amortised per coin (research/window.md: at most 2 treap
+    updates per pop of a row; a stack's Fruitless tail adds O(1) amortised).
     """
 
     cdef _Win w
@@ -449,44 +530,79 @@ cdef class RowWindows:
     cdef int64_t *alt_i
     cdef double *val_f
     cdef double *alt_f
-    cdef int64_t *left       # per row: current left boundary (kept)
-    cdef int64_t *right      # per row: current right boundary (kept)
-    cdef int64_t *base       # per row: boundary of the row's first coin at construction
-    cdef int64_t *flat       # per row: flat index of that coin
+    cdef int64_t *left       # per component: current left (top) boundary (kept)
+    cdef int64_t *right      # per component: current right (bottom) boundary (kept)
+    cdef int64_t *base       # per component: boundary of its first coin at construction
+    cdef int64_t *flat       # per component: flat index of that coin
+    # Stacks: the par2-path of the bottom (see _w_settle), per stack at path_off[c].
+    cdef int64_t *ys
+    cdef int64_t *pm
+    cdef int64_t *sp_i
+    cdef double *sp_f
+    cdef int64_t *path_off
+    cdef int64_t *m
+    cdef int64_t *tail_i     # per stack: its Fruitless term
+    cdef double *tail_f
+    cdef object fruitless    # sum of the stacks' Fruitless terms (a Python number: exact)
+    cdef int64_t coins_left
+    cdef int64_t first_stack  # no stack before it has coins left
     cdef readonly Py_ssize_t rows
+    cdef readonly Py_ssize_t n_rows
     cdef readonly int status
     cdef readonly int64_t bad_index
 
-    def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops, int kind):
+    def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops, int kind,
+                  Py_ssize_t n_rows=-1):
         cdef Py_ssize_t k = starts.shape[0], c
-        cdef int64_t nb = 0
+        cdef int64_t nb = 0, length, top
         cdef int st = _OK
         cdef int64_t *stack0 = NULL
         cdef int64_t *stack1 = NULL
         cdef const int64_t[::1] ci
         cdef const double[::1] cf
+        cdef bint has_stacks
         if stops.shape[0] != k:
             raise ValueError("starts and stops differ in length")
+        if n_rows < 0 or n_rows > k:
+            n_rows = k
         self.rows = k
+        self.n_rows = n_rows
+        has_stacks = n_rows < k
         self.is_float = kind == 1
         self.bad_index = -1
+        self.fruitless = 0.0 if self.is_float else 0
+        self.coins_left = 0
+        self.first_stack = n_rows
         for c in range(k):
             if stops[c] < starts[c]:
-                raise ValueError("a row ends before it starts")
+                raise ValueError("a component ends before it starts")
             nb += stops[c] - starts[c] + 1
+            self.coins_left += stops[c] - starts[c]
         self.left = <int64_t *> malloc((k + 1) * sizeof(int64_t))
         self.right = <int64_t *> malloc((k + 1) * sizeof(int64_t))
         self.base = <int64_t *> malloc((k + 1) * sizeof(int64_t))
         self.flat = <int64_t *> malloc((k + 1) * sizeof(int64_t))
+        self.m = <int64_t *> malloc((k + 1) * sizeof(int64_t))
+        self.path_off = <int64_t *> malloc((k + 1) * sizeof(int64_t))
         if _w_win_alloc(&self.w, nb) != _OK or self.left == NULL or self.right == NULL \
-                or self.base == NULL or self.flat == NULL:
+                or self.base == NULL or self.flat == NULL or self.m == NULL \
+                or self.path_off == NULL:
             raise MemoryError()
+        if has_stacks:
+            self.w.in_tree = <uint8_t *> calloc(nb + 1, sizeof(uint8_t))
+            self.ys = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
+            self.pm = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
+            if self.w.in_tree == NULL or self.ys == NULL or self.pm == NULL:
+                raise MemoryError()
         if self.is_float:
             cf = coins
             self.hf = <double *> malloc((nb + 1) * sizeof(double))
             self.val_f = <double *> malloc((nb + 1) * sizeof(double))
             self.alt_f = <double *> malloc((nb + 1) * sizeof(double))
-            if self.hf == NULL or self.val_f == NULL or self.alt_f == NULL:
+            self.sp_f = <double *> malloc((nb + 1) * sizeof(double))
+            self.tail_f = <double *> calloc(k + 1, sizeof(double))
+            if (self.hf == NULL or self.val_f == NULL or self.alt_f == NULL
+                    or self.sp_f == NULL or self.tail_f == NULL):
                 raise MemoryError()
             self.val_f[nb] = 0
             self.alt_f[nb] = 0
@@ -495,7 +611,10 @@ cdef class RowWindows:
             self.hi = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
             self.val_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
             self.alt_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            if self.hi == NULL or self.val_i == NULL or self.alt_i == NULL:
+            self.sp_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
+            self.tail_i = <int64_t *> calloc(k + 1, sizeof(int64_t))
+            if (self.hi == NULL or self.val_i == NULL or self.alt_i == NULL
+                    or self.sp_i == NULL or self.tail_i == NULL):
                 raise MemoryError()
             self.val_i[nb] = 0
             self.alt_i[nb] = 0
@@ -508,10 +627,14 @@ cdef class RowWindows:
         with nogil:
             nb = 0
             for c in range(k):
+                length = stops[c] - starts[c]
+                top = nb + length
                 self.base[c] = nb
                 self.flat[c] = starts[c]
                 self.left[c] = nb
                 self.right[c] = nb
+                self.path_off[c] = nb
+                self.m[c] = 0
                 if self.is_float:
                     st = _w_heights(cf, starts[c], stops[c], self.hf + nb)
                     if st == _NOT_FINITE:
@@ -520,23 +643,43 @@ cdef class RowWindows:
                     st = _w_heights(ci, starts[c], stops[c], self.hi + nb)
                 if st != _OK:
                     break
+                # Stacks start with no block in the treap; _w_settle puts in what stays.
+                self.w.gate = nb if c >= n_rows else top + 2
                 if self.is_float:
-                    _w_forests(self.hf, nb, nb + stops[c] - starts[c], self.w.ns, self.w.ps,
-                             self.w.par1, self.w.par2, stack0, stack1)
-                    while self.right[c] < nb + stops[c] - starts[c]:
+                    _w_forests(self.hf, nb, top, self.w.ns, self.w.ps,
+                               self.w.par1, self.w.par2, stack0, stack1)
+                    while self.right[c] < top:
                         _w_push_right(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
-                                    &self.right[c])
+                                      &self.right[c])
+                    if c >= n_rows:
+                        _w_stack_path(self.hf, self.w.ps, self.w.par2, nb, top, self.ys + nb,
+                                      self.pm + nb, self.sp_f + nb, &self.m[c])
+                        self.tail_f[c] = _w_settle(&self.w, self.hf, self.val_f, self.alt_f,
+                                                   nb, top, self.ys + nb, self.pm + nb,
+                                                   self.sp_f + nb, &self.m[c], nb)
                 else:
-                    _w_forests(self.hi, nb, nb + stops[c] - starts[c], self.w.ns, self.w.ps,
-                             self.w.par1, self.w.par2, stack0, stack1)
-                    while self.right[c] < nb + stops[c] - starts[c]:
+                    _w_forests(self.hi, nb, top, self.w.ns, self.w.ps,
+                               self.w.par1, self.w.par2, stack0, stack1)
+                    while self.right[c] < top:
                         _w_push_right(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
-                                    &self.right[c])
-                nb += stops[c] - starts[c] + 1
+                                      &self.right[c])
+                    if c >= n_rows:
+                        _w_stack_path(self.hi, self.w.ps, self.w.par2, nb, top, self.ys + nb,
+                                      self.pm + nb, self.sp_i + nb, &self.m[c])
+                        self.tail_i[c] = _w_settle(&self.w, self.hi, self.val_i, self.alt_i,
+                                                   nb, top, self.ys + nb, self.pm + nb,
+                                                   self.sp_i + nb, &self.m[c], nb)
+                nb += length + 1
         free(stack0)
         free(stack1)
         self.base[k] = nb
         self.status = st
+        if st == _OK:
+            for c in range(n_rows, k):
+                if self.is_float:
+                    self.fruitless += self.tail_f[c]
+                else:
+                    self.fruitless += self.tail_i[c]
 
     def __dealloc__(self):
         _w_win_free(&self.w)
@@ -550,21 +693,40 @@ cdef class RowWindows:
         free(self.right)
         free(self.base)
         free(self.flat)
+        free(self.ys)
+        free(self.pm)
+        free(self.sp_i)
+        free(self.sp_f)
+        free(self.path_off)
+        free(self.m)
+        free(self.tail_i)
+        free(self.tail_f)
 
     def value(self):
-        """The value of the game of all the rows for the player to move. O(1)."""
+        """The value of the game for the player to move. O(1).
+
+        The Greedy alternating sum of the blocks in the treap, plus the stacks' Fruitless
+        terms, each counted (-1)^n for n coins left (as in the core's kernels).
+        """
+        cdef object greedy
         if self.is_float:
-            return self.alt_f[self.w.root]
-        return self.alt_i[self.w.root]
+            greedy = self.alt_f[self.w.root]
+        else:
+            greedy = self.alt_i[self.w.root]
+        if self.n_rows == self.rows:
+            return greedy
+        if self.coins_left & 1:
+            return greedy - self.fruitless
+        return greedy + self.fruitless
 
     def length(self, Py_ssize_t c):
-        """Coins left in row c."""
+        """Coins left in component c."""
         if not 0 <= c < self.rows:
             raise IndexError(c)
         return self.right[c] - self.left[c]
 
     def bounds(self, Py_ssize_t c):
-        """``(start, stop)``: the flat range of the coins left in row c."""
+        """``(start, stop)``: the flat range of the coins left in component c."""
         if not 0 <= c < self.rows:
             raise IndexError(c)
         return (self.flat[c] + self.left[c] - self.base[c],
@@ -588,60 +750,89 @@ cdef class RowWindows:
         return self.val_i[a] >= self.val_i[b]
 
     def best(self):
-        """``(row, from_left, flat)``: an optimal move and the flat index of its coin, or
-        ``(-1, True, -1)`` when no coin is left.
+        """``(component, from_left, flat)``: an optimal move and the flat index of its coin,
+        or ``(-1, True, -1)`` when no coin is left.
 
-        The largest block overall (ties: the lowest row), taken from the end of its row where
-        it lies (ties: left). O(1) for one row, O(log n) for several.
+        The largest block in the treap (ties: the lowest component), taken from the end of
+        its row where it lies (ties: left) or from the top of its stack; when only Fruitless
+        tails are left, the top of the first stack that has coins. O(1) for one row,
+        O(log n) otherwise.
         """
         cdef int64_t first, c
-        cdef bint from_left
-        if self.rows == 1:
+        cdef bint from_left = True
+        if self.rows == 1 and self.n_rows == 1:
             if self.left[0] == self.right[0]:
                 return -1, True, -1
             c = 0
         else:
             first = _w_first_node(&self.w)
             if first == self.w.nil:
-                return -1, True, -1
-            c = self._row_of(first)
-        from_left = self._left_is_larger(c)
+                while self.first_stack < self.rows and \
+                        self.left[self.first_stack] == self.right[self.first_stack]:
+                    self.first_stack += 1
+                if self.first_stack == self.rows:
+                    return -1, True, -1
+                c = self.first_stack
+            else:
+                c = self._row_of(first)
+        if c < self.n_rows:
+            from_left = self._left_is_larger(c)
         return (c, from_left, self.flat[c] - self.base[c]
                 + (self.left[c] if from_left else self.right[c] - 1))
 
     def best_in_row(self, Py_ssize_t c):
         """True when the left end of row c is its best end (the larger end block, ties left)."""
-        if not 0 <= c < self.rows or self.left[c] == self.right[c]:
+        if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         return self._left_is_larger(c)
 
     def pop_left(self, Py_ssize_t c):
-        """Take the leftmost coin of row c (which must not be empty)."""
+        """Take the leftmost coin of row c, or the top of stack c (which must have coins)."""
+        cdef int64_t old_v, off, ti
+        cdef double t
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
             raise IndexError(c)
+        self.coins_left -= 1
+        if c < self.n_rows:
+            _w_pop_left_any(self, c)
+            return
+        off = self.path_off[c]
+        old_v = self.ys[off + self.m[c]]
+        self.w.gate = old_v
         if self.is_float:
             _w_pop_left(&self.w, self.hf, self.val_f, self.alt_f, &self.left[c])
+            t = _w_settle(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
+                          self.right[c], self.ys + off, self.pm + off, self.sp_f + off,
+                          &self.m[c], old_v)
+            self.fruitless += t - self.tail_f[c]
+            self.tail_f[c] = t
         else:
             _w_pop_left(&self.w, self.hi, self.val_i, self.alt_i, &self.left[c])
+            ti = _w_settle(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
+                           self.right[c], self.ys + off, self.pm + off, self.sp_i + off,
+                           &self.m[c], old_v)
+            self.fruitless += ti - self.tail_i[c]
+            self.tail_i[c] = ti
 
     def pop_right(self, Py_ssize_t c):
         """Take the rightmost coin of row c (which must not be empty)."""
-        if not 0 <= c < self.rows or self.left[c] == self.right[c]:
+        if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
             raise IndexError(c)
-        if self.is_float:
-            _w_pop_right(&self.w, self.hf, self.val_f, self.alt_f, &self.right[c])
-        else:
-            _w_pop_right(&self.w, self.hi, self.val_i, self.alt_i, &self.right[c])
+        self.coins_left -= 1
+        _w_pop_right_any(self, c)
 
     def blocks(self, Py_ssize_t c):
-        """The block values of row c's reduced form, left to right (for tests). O(blocks)."""
+        """The block values of component c's reduced form, left to right (for tests)."""
         cdef int64_t t
         out = []
         if not 0 <= c < self.rows:
             raise IndexError(c)
         t = self.left[c]
         while t != self.right[c]:
-            out.append(self.val_f[t] if self.is_float else self.val_i[t])
+            if self.is_float:
+                out.append(self.val_f[t])
+            else:
+                out.append(self.val_i[t])
             t = self.w.nxt[t]
         return out
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from coinsrow import Engine, Game, Move, _core
 from coinsrow._engine import _ExactWindows
-from oracles import brute_solver, dp_table
+from oracles import brute_solver, brute_value, dp_table
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
 
@@ -228,7 +228,35 @@ def test_several_rows_use_one_window_structure():
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[]]))
     assert isinstance(e._windows, _core.RowWindows)
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[4]]))
-    assert e._windows is None
+    assert isinstance(e._windows, _core.RowWindows)
+    # Exact numbers with stacks follow Game's optimal line (see Engine's docstring).
+    e = Engine(Game(rows=[[1, 2, 3]], stacks=[[Fraction(1, 2)]]))
+    assert e._windows is None and e.value() == brute_value([[1, 2, 3]], [[Fraction(1, 2)]])
+    e = Engine(Game(stacks=[[2**62, -2**62, 2**62]]))
+    assert e._windows is None and e.value() == brute_value([], [[2**62, -2**62, 2**62]])
+
+
+def test_engine_stacks_against_brute_force():
+    rng = random.Random(17)
+    for game in range(600):
+        rows = [_random_row(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 2))]
+        stacks = [_random_row(rng, rng.randint(0, 7)) for _ in range(rng.randint(1, 3))]
+        if game % 5 == 0:
+            rows = [[x / 4 for x in r] for r in rows]
+            stacks = [[x / 4 for x in t] for t in stacks]
+        engine = Engine(Game(rows=rows, stacks=stacks))
+        assert engine._windows is not None
+        _play_game_against_brute(rows, stacks, rng, ("random", "greedy", "left", "spoiler")[game % 4])
+
+
+def test_engine_line_fallback_against_brute_force():
+    rng = random.Random(18)
+    for game in range(150):
+        rows = [[Fraction(x, 3) for x in _random_row(rng, rng.randint(0, 3))]
+                for _ in range(rng.randint(0, 2))]
+        stacks = [[Fraction(x, 3) for x in _random_row(rng, rng.randint(1, 4))]
+                  for _ in range(rng.randint(1, 2))]
+        _play_game_against_brute(rows, stacks, rng, ("random", "spoiler")[game % 2])
 
 
 def test_engine_from_a_position_in_play():
@@ -307,3 +335,24 @@ def test_compiled_playout_matches_engine_moves():
                     i += 1
                 else:
                     j -= 1
+
+
+def test_engine_long_stacks_against_game_values():
+    """Longer games: every value and best move checked with the core's Game.value."""
+    rng = random.Random(19)
+    for game in range(40):
+        rows = [_random_row(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 3))]
+        stacks = [_random_row(rng, rng.randint(0, 40)) for _ in range(rng.randint(1, 4))]
+        engine = Engine(Game(rows=rows, stacks=stacks))
+        position = Game(rows=rows, stacks=stacks)
+        ours = True
+        while len(engine):
+            v = position.value()
+            assert engine.value() == v
+            best = engine.best_move()
+            assert best.coin - position.take(best).value() == v, (rows, stacks, best)
+            move = best if ours else rng.choice(position.moves())
+            engine.take(move)
+            position = position.take(move)
+            ours = not ours
+        assert engine.value() == 0
