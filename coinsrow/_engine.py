@@ -39,6 +39,14 @@ def _new_move(fields: tuple, _new: Any = tuple.__new__) -> Move:
     return _new(Move, fields)
 
 
+def _priority(t: int) -> int:
+    """A fixed pseudo-random treap priority for node t (splitmix64, as in the kernel)."""
+    x = (t + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
 class _ExactWindows:
     """The window structure on exact Python numbers (ints of any size, Fraction, Decimal).
 
@@ -49,7 +57,8 @@ class _ExactWindows:
     O(n log n) to build, O(log n) amortised per pop or push, like the compiled structure.
     """
 
-    def __init__(self, rows: Sequence[Sequence[Any]], flats: Sequence[int], fill: bool = True):
+    def __init__(self, rows: Sequence[Sequence[Any]], flats: Sequence[int], fill: bool = True,
+                 n_rows: int | None = None):
         heights: list = []
         ranks = array("q")
         self.base: list[int] = []
@@ -88,9 +97,7 @@ class _ExactWindows:
         self.tl = [nb] * (nb + 1)
         self.tr = [nb] * (nb + 1)
         self.sz = [0] * (nb + 1)
-        # Fixed pseudo-random priorities (a multiplicative hash of the node).
-        self.pri = [(t * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) >> 11
-                    for t in range(nb + 1)]
+        self.pri = [_priority(t) for t in range(nb + 1)]
         self.val: list = [0] * (nb + 1)
         self.alt: list = [0] * (nb + 1)
         self.nxt = [0] * (nb + 1)
@@ -98,10 +105,30 @@ class _ExactWindows:
         self.left = list(self.base[:-1])
         self.right = list(self.base[:-1])
         self.rows = len(rows)
+        self.n_rows = self.rows if n_rows is None else n_rows
+        # Stacks (components n_rows ..): see _core's _w_settle for the Fruitless tail.
+        self.in_tree: list[bool] | None = None
+        self.gate = nb + 1
+        self.coins_left = sum(map(len, rows))
+        self.first_stack = self.n_rows
+        self.fruitless: Any = 0
+        self.ys: dict[int, list[int]] = {}
+        self.pm: dict[int, list[int]] = {}
+        self.sp: dict[int, list] = {}
+        self.m: dict[int, int] = {}
+        self.tail: dict[int, Any] = {}
+        if self.n_rows < self.rows:
+            self.in_tree = [False] * (nb + 1)
         if fill:
             for c in range(self.rows):
-                for _ in range(self.base[c + 1] - 1 - self.base[c]):
+                top = self.base[c + 1] - 1
+                self.gate = self.base[c] if c >= self.n_rows else nb + 1
+                while self.right[c] < top:
                     self.push_right(c)
+                if c >= self.n_rows:
+                    self._stack_path(c)
+                    self.tail[c] = self._settle(c, self.left[c])
+                    self.fruitless += self.tail[c]
 
     # -- treap of block values (in-order: larger value first, then smaller boundary) -----
 
@@ -169,19 +196,72 @@ class _ExactWindows:
         return i
 
     def _add_block(self, t: int, u: int) -> None:
-        v = self.h[t] + self.h[u]
-        self.val[t] = v
-        self.alt[t] = v
-        self.tl[t] = self.tr[t] = self.nil
-        self.sz[t] = 1
+        self.val[t] = self.h[t] + self.h[u]
         self.nxt[t] = u
         self.prv[u] = t
+        if self.in_tree is not None and t >= self.gate:
+            self.in_tree[t] = False
+            return
+        self._tree_add(t)
+
+    def _tree_add(self, t: int) -> None:
+        self.alt[t] = self.val[t]
+        self.tl[t] = self.tr[t] = self.nil
+        self.sz[t] = 1
+        if self.in_tree is not None:
+            self.in_tree[t] = True
         self.root = self._insert(self.root, t)
         self.updates += 1
 
     def _drop_block(self, t: int) -> None:
+        if self.in_tree is not None:
+            if not self.in_tree[t]:
+                return
+            self.in_tree[t] = False
         self.root = self._delete(self.root, t)
         self.updates += 1
+
+    # -- stacks: the Fruitless tail (the same as _core's _w_stack_path / _w_settle) -------
+
+    def _stack_path(self, c: int) -> None:
+        lo, right = self.base[c], self.base[c + 1] - 1
+        h, ps, par2 = self.h, self.ps, self.par2
+        ys, pm, sp = [right], [right + 2], [0]
+        while ps[ys[-1]] >= lo:
+            y = ys[-1]
+            z = par2[y]
+            pm.append(min(pm[-1], ps[y]))
+            block = h[y] + h[z]
+            sp.append(sp[-1] - block if (len(ys) - 1) & 1 else sp[-1] + block)
+            ys.append(z)
+        self.ys[c], self.pm[c], self.sp[c] = ys, pm, sp
+        self.m[c] = len(ys) - 1
+
+    def _settle(self, c: int, old_v: int) -> Any:
+        left, right = self.left[c], self.right[c]
+        if left == right:
+            self.m[c] = 0
+            return 0
+        pm = self.pm[c]
+        m = self.m[c]
+        while pm[m] < left:
+            m -= 1
+        self.m[c] = m
+        v = self.ys[c][m]
+        u = self.prv[v]
+        t = self.prv[old_v] if old_v > left else left
+        in_tree = self.in_tree
+        assert in_tree is not None
+        while t != u:
+            if not in_tree[t]:
+                self._tree_add(t)
+            t = self.nxt[t]
+        if m & 1:
+            self._drop_block(u)
+            return self.val[u] - self.sp[c][m]
+        if not in_tree[u]:
+            self._tree_add(u)
+        return -self.sp[c][m]
 
     # -- the four deque operations ----------------------------------------------------------
 
@@ -211,6 +291,19 @@ class _ExactWindows:
             self._add_block(t0, t3)
 
     def pop_left(self, c: int) -> None:
+        self.coins_left -= 1
+        if c >= self.n_rows:
+            old_v = self.ys[c][self.m[c]]
+            self.gate = old_v
+            self._pop_left(c)
+            tail = self._settle(c, old_v)
+            self.fruitless += tail - self.tail[c]
+            self.tail[c] = tail
+        else:
+            self.gate = self.nil + 1
+            self._pop_left(c)
+
+    def _pop_left(self, c: int) -> None:
         first = self.left[c]
         e = self.nxt[first]
         self._drop_block(first)
@@ -222,6 +315,8 @@ class _ExactWindows:
             prev = x
 
     def pop_right(self, c: int) -> None:
+        self.coins_left -= 1
+        self.gate = self.nil + 1
         last = self.right[c]
         b = self.prv[last]
         self._drop_block(b)
@@ -235,7 +330,10 @@ class _ExactWindows:
     # -- queries (the interface of _core.RowWindows) ---------------------------------------
 
     def value(self) -> Number:
-        return self.alt[self.root]
+        greedy = self.alt[self.root]
+        if self.n_rows == self.rows:
+            return greedy
+        return greedy - self.fruitless if self.coins_left & 1 else greedy + self.fruitless
 
     def length(self, c: int) -> int:
         return self.right[c] - self.left[c]
@@ -250,7 +348,11 @@ class _ExactWindows:
     def best(self) -> tuple[int, bool, int]:
         i = self.root
         if i == self.nil:
-            return -1, True, -1
+            while self.first_stack < self.rows and self.length(self.first_stack) == 0:
+                self.first_stack += 1
+            if self.first_stack == self.rows:
+                return -1, True, -1
+            return self.first_stack, True, self.bounds(self.first_stack)[0]
         while self.tl[i] != self.nil:
             i = self.tl[i]
         lo, hi = 0, self.rows - 1
@@ -260,7 +362,7 @@ class _ExactWindows:
                 lo = mid
             else:
                 hi = mid - 1
-        from_left = self.best_in_row(lo)
+        from_left = lo >= self.n_rows or self.best_in_row(lo)
         start, stop = self.bounds(lo)
         return lo, from_left, start if from_left else stop - 1
 
@@ -273,18 +375,23 @@ class _ExactWindows:
         return out
 
 
-def _row_windows(coins: _Coins, starts: array, stops: array) -> Any:
-    """The window structure of the rows ``[starts[c], stops[c])``: compiled for int64/float64
-    (int64 heights checked), exact Python numbers otherwise or on overflow."""
+def _row_windows(coins: _Coins, starts: array, stops: array, n_rows: int = -1) -> Any:
+    """The window structure of the components ``[starts[c], stops[c])`` (stacks from
+    ``n_rows`` on): compiled for int64/float64 (int64 heights checked), exact Python numbers
+    otherwise or on overflow."""
+    if n_rows < 0:
+        n_rows = len(starts)
     if coins.kind != OBJECTS:
-        windows = _core.RowWindows(coins.data, starts, stops, 1 if coins.kind == FLOAT64 else 0)
+        windows = _core.RowWindows(coins.data, starts, stops, 1 if coins.kind == FLOAT64 else 0,
+                                   n_rows)
         if windows.status == _core.STATUS_OK:
             return windows
         if windows.status == _core.STATUS_NOT_FINITE:
             raise _not_finite(coins, starts, stops, windows.bad_index)
     data = coins.objects()
     with decimal.localcontext(_EXACT_DECIMAL):
-        return _ExactWindows([data[starts[c]:stops[c]] for c in range(len(starts))], starts)
+        return _ExactWindows([data[starts[c]:stops[c]] for c in range(len(starts))], starts,
+                             n_rows=n_rows)
 
 
 class Engine:
@@ -302,17 +409,12 @@ class Engine:
       Returns the ``Move`` played.
     - ``game``: the current position as an immutable ``Game``; ``len(engine)``: coins left.
 
-    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins
-    costs O(n log n) time and O(n) memory whatever the opponent does (at most two tree
-    updates per move of a row). This holds for rows and stacks of int64 and float64 coins,
-    and for rows of exact numbers: int64 rows whose alternating prefix sums would pass 2^59
-    in magnitude, big ints, ``Fraction`` and ``Decimal`` use the same structure on exact
-    Python numbers (a constant factor slower).
-
-    Games with a non-empty stack AND exact numbers (or int64 overflow) follow ``Game``'s
-    cached optimal line instead: O(1) per move while both sides follow it, and one
-    O(n log k) recomputation of the line (and of the value) after each move that leaves it;
-    O(n) memory. Against an opponent who always leaves the line, O(n^2 log k) in total.
+    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins in
+    rows and stacks costs O(n log n) time and O(n) memory whatever the opponent does (at most
+    two tree updates per move of a row; a stack's Fruitless tail adds O(1) amortised).
+    int64 and float64 coins use compiled loops; int64 coins whose alternating prefix sums
+    would pass 2^59 in magnitude, big ints, ``Fraction`` and ``Decimal`` use the same
+    structure on exact Python numbers (same bounds, a constant factor slower).
 
     >>> e = Engine([1, 2, 1000, 3, 4, 900])
     >>> e.value(), e.best_move().end
@@ -323,7 +425,7 @@ class Engine:
     (1, Move(kind='row', index=0, end='right', position=4, coin=4))
     """
 
-    __slots__ = ("_coins", "_starts", "_stops", "_windows", "_line_game", "_line_value",
+    __slots__ = ("_coins", "_starts", "_stops", "_windows",
                  "_left", "_one_row", "_n_rows", "_bases", "_data", "_exact_numbers")
 
     def __init__(self, game: Any) -> None:
@@ -340,20 +442,10 @@ class Engine:
         self._one_row = n_rows == 1 and len(self._starts) == 1
         self._left = len(game)
         has_stack = any(self._stops[c] > self._starts[c] for c in range(n_rows, len(self._starts)))
-        self._windows: Any = None
-        self._line_game: Game | None = None
-        self._line_value: Any = None
-        if not has_stack:
+        if has_stack:
+            self._windows = _row_windows(coins, self._starts, self._stops, n_rows)
+        else:  # empty stacks never move: the rows alone (the one-row fast path applies)
             self._windows = _row_windows(coins, self._starts[:n_rows], self._stops[:n_rows])
-        elif coins.kind != OBJECTS:
-            windows = _core.RowWindows(coins.data, self._starts, self._stops,
-                                       1 if coins.kind == FLOAT64 else 0, n_rows)
-            if windows.status == _core.STATUS_NOT_FINITE:
-                raise _not_finite(coins, self._starts, self._stops, windows.bad_index)
-            if windows.status == _core.STATUS_OK:
-                self._windows = windows
-        if self._windows is None:
-            self._line_game = game
         self._exact_numbers = isinstance(self._windows, _ExactWindows)
 
     # -- reading the position ---------------------------------------------------------------
@@ -364,8 +456,6 @@ class Engine:
     @property
     def game(self) -> Game:
         """The current position as an immutable ``Game`` (O(k) for k rows and stacks)."""
-        if self._line_game is not None:
-            return self._line_game
         return Game._position(self._coins, array("q", self._starts), array("q", self._stops),
                               None, 0)
 
@@ -377,10 +467,6 @@ class Engine:
         >>> Engine([3, 2, 2, 3, 1, 2]).value()
         3
         """
-        if self._line_game is not None:
-            if self._line_value is None:
-                self._line_value = self._line_game.value()
-            return self._line_value
         result = self._windows.value()
         if self._coins.kind == FLOAT64:
             return float(result)
@@ -395,18 +481,14 @@ class Engine:
         Move(kind='row', index=0, end='right', position=5, coin=900)
         """
         windows = self._windows
-        if windows is not None:
-            c, from_left, flat = windows.best()
-            if c >= 0:
-                if c < self._n_rows:
-                    return _new_move(("row", c, "left" if from_left else "right",
-                                      flat - self._bases[c], self._data[flat]))
-                return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
-                                  self._data[flat]))
-        if self._left == 0:
+        c, from_left, flat = self._windows.best()
+        if c < 0:
             raise ValueError("the game is over: no coin is left")
-        assert self._line_game is not None
-        return self._line_game.best_move()
+        if c < self._n_rows:
+            return _new_move(("row", c, "left" if from_left else "right",
+                              flat - self._bases[c], self._data[flat]))
+        return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
+                          self._data[flat]))
 
     def moves(self) -> list[Move]:
         """The legal moves: both ends of every non-empty row, the top of every stack."""
@@ -416,7 +498,7 @@ class Engine:
         """Play ``move`` (any legal move, by either side) and return it as a ``Move``.
 
         ``move`` is a ``Move`` or ``"left"`` / ``"right"`` (one-row games). ``ValueError`` if it
-        is not legal here; the position is then unchanged. O(log n) amortised for rows.
+        is not legal here; the position is then unchanged. O(log n) amortised.
 
         >>> e = Engine([5, 1, 3])
         >>> e.take("right")
@@ -425,68 +507,50 @@ class Engine:
         (2, ((5, 1),))
         """
         windows = self._windows
-        if windows is not None and move.__class__ is not str:
-            # The hot path: a move on a row, checked without building anything.
-            try:
-                kind, c, end, position, coin = move
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"{move!r} is not a Move(kind, index, end, position, coin)"
-                ) from None
-            if (kind == "row" and c.__class__ is int and 0 <= c < self._n_rows
-                    and self._starts[c] < self._stops[c]):
-                if end == "left":
-                    flat = self._starts[c]
-                elif end == "right":
-                    flat = self._stops[c] - 1
-                else:
-                    flat = -1
-                if (flat >= 0 and position == flat - self._bases[c]
-                        and coin == self._data[flat]):
-                    played = move if move.__class__ is Move else _new_move(
-                        ("row", c, end, position, self._data[flat]))
-                    if self._exact_numbers:
-                        self._pop(c, end == "left")
-                    elif end == "left":
-                        windows.pop_left(c)
-                        self._starts[c] = flat + 1
-                        self._left -= 1
-                    else:
-                        windows.pop_right(c)
-                        self._stops[c] = flat
-                        self._left -= 1
-                    return played
-            played = self._checked(move)  # raises the precise error, or normalises
-            if played.kind == "row":
-                self._pop(played.index, played.end == "left")
-            else:
-                self._pop(self._n_rows + played.index, True)
-            return played
-        if windows is not None and self._one_row and (move == "left" or move == "right"):
-            start, stop = self._starts[0], self._stops[0]
-            if start < stop:
-                flat = start if move == "left" else stop - 1
-                played = _new_move(("row", 0, move, flat - self._bases[0], self._data[flat]))
-                self._pop(0, move == "left")
-                return played
-        if isinstance(move, str):
+        if move.__class__ is str or isinstance(move, str):
             if not self._one_row:
                 raise ValueError(
                     f"{move!r} names an end of a one-row game; this game has "
                     f"{len(self._starts)} rows and stacks: pass a Move"
                 )
-            if move not in ("left", "right"):
+            if move != "left" and move != "right":
                 raise ValueError(f"illegal move {move!r}: a row's end is 'left' or 'right'")
-            if self._left == 0:
+            start, stop = self._starts[0], self._stops[0]
+            if start == stop:
                 raise ValueError(f"illegal move {move!r}: the row is empty")
-            played = self._end_move(0, move)
-        else:
-            played = self._checked(move)
-        if self._line_game is not None:
-            self._take_on_line(played)
-            self._left -= 1
-        else:
+            flat = start if move == "left" else stop - 1
+            played = _new_move(("row", 0, move, flat - self._bases[0], self._data[flat]))
             self._pop(0, move == "left")
+            return played
+        # The hot path: a move on a row, checked without building anything.
+        try:
+            kind, c, end, position, coin = move
+        except (TypeError, ValueError):
+            raise ValueError(f"{move!r} is not a Move(kind, index, end, position, coin)") from None
+        if (kind == "row" and c.__class__ is int and 0 <= c < self._n_rows
+                and self._starts[c] < self._stops[c] and not self._exact_numbers):
+            if end == "left":
+                flat = self._starts[c]
+            elif end == "right":
+                flat = self._stops[c] - 1
+            else:
+                flat = -1
+            if flat >= 0 and position == flat - self._bases[c] and coin == self._data[flat]:
+                played = move if move.__class__ is Move else _new_move(
+                    ("row", c, end, position, self._data[flat]))
+                if end == "left":
+                    windows.pop_left(c)
+                    self._starts[c] = flat + 1
+                else:
+                    windows.pop_right(c)
+                    self._stops[c] = flat
+                self._left -= 1
+                return played
+        played = self._checked(move)  # raises the precise error, or normalises the move
+        if played.kind == "row":
+            self._pop(played.index, played.end == "left")
+        else:
+            self._pop(self._n_rows + played.index, True)
         return played
 
     def _pop(self, c: int, from_left: bool) -> None:
@@ -541,24 +605,6 @@ class Engine:
         if position != expected.position or coin != expected.coin:
             raise ValueError(f"illegal move {move!r}: the coin there is {expected!r}")
         return expected
-
-    def _take_on_line(self, played: Move) -> None:
-        game = self._line_game
-        assert game is not None
-        on_line = self._line_value is not None and game.best_move() == played
-        after = game.take(played)
-        if on_line:
-            # An optimal move: value(position) = coin - value(after).
-            with decimal.localcontext(_EXACT_DECIMAL):
-                self._line_value = played.coin - self._line_value
-        else:
-            self._line_value = None
-        self._line_game = after
-        c = (played.index if played.kind == "row" else self._coins.n_rows + played.index)
-        if played.end == "right":
-            self._stops[c] -= 1
-        else:
-            self._starts[c] += 1
 
     def __repr__(self) -> str:
         return f"Engine({self.game!r})"

@@ -229,11 +229,13 @@ def test_several_rows_use_one_window_structure():
     assert isinstance(e._windows, _core.RowWindows)
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[4]]))
     assert isinstance(e._windows, _core.RowWindows)
-    # Exact numbers with stacks follow Game's optimal line (see Engine's docstring).
+    # Exact numbers (and int64 overflow) with stacks: the same structure on Python numbers.
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[Fraction(1, 2)]]))
-    assert e._windows is None and e.value() == brute_value([[1, 2, 3]], [[Fraction(1, 2)]])
+    assert isinstance(e._windows, _ExactWindows)
+    assert e.value() == brute_value([[1, 2, 3]], [[Fraction(1, 2)]])
     e = Engine(Game(stacks=[[2**62, -2**62, 2**62]]))
-    assert e._windows is None and e.value() == brute_value([], [[2**62, -2**62, 2**62]])
+    assert isinstance(e._windows, _ExactWindows)
+    assert e.value() == brute_value([], [[2**62, -2**62, 2**62]])
 
 
 def test_engine_stacks_against_brute_force():
@@ -245,18 +247,21 @@ def test_engine_stacks_against_brute_force():
             rows = [[x / 4 for x in r] for r in rows]
             stacks = [[x / 4 for x in t] for t in stacks]
         engine = Engine(Game(rows=rows, stacks=stacks))
-        assert engine._windows is not None
+        assert isinstance(engine._windows, _core.RowWindows)
         _play_game_against_brute(rows, stacks, rng, ("random", "greedy", "left", "spoiler")[game % 4])
 
 
-def test_engine_line_fallback_against_brute_force():
+def test_engine_exact_stacks_against_brute_force():
     rng = random.Random(18)
-    for game in range(150):
-        rows = [[Fraction(x, 3) for x in _random_row(rng, rng.randint(0, 3))]
+    for game in range(300):
+        scale = (lambda x: Fraction(x, 3)) if game % 2 else (lambda x: x * 2**65 + 1)
+        rows = [[scale(x) for x in _random_row(rng, rng.randint(0, 3))]
                 for _ in range(rng.randint(0, 2))]
-        stacks = [[Fraction(x, 3) for x in _random_row(rng, rng.randint(1, 4))]
-                  for _ in range(rng.randint(1, 2))]
-        _play_game_against_brute(rows, stacks, rng, ("random", "spoiler")[game % 2])
+        stacks = [[scale(x) for x in _random_row(rng, rng.randint(1, 6))]
+                  for _ in range(rng.randint(1, 3))]
+        engine = Engine(Game(rows=rows, stacks=stacks))
+        assert isinstance(engine._windows, _ExactWindows)
+        _play_game_against_brute(rows, stacks, rng, ("random", "spoiler", "greedy")[game % 3])
 
 
 def test_engine_from_a_position_in_play():
@@ -343,6 +348,9 @@ def test_engine_long_stacks_against_game_values():
     for game in range(40):
         rows = [_random_row(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 3))]
         stacks = [_random_row(rng, rng.randint(0, 40)) for _ in range(rng.randint(1, 4))]
+        if game % 4 == 0:  # the exact structure
+            rows = [[Fraction(x, 5) for x in r] for r in rows]
+            stacks = [[Fraction(x, 5) for x in t] for t in stacks]
         engine = Engine(Game(rows=rows, stacks=stacks))
         position = Game(rows=rows, stacks=stacks)
         ours = True
