@@ -129,6 +129,53 @@ def main() -> None:
         print(f"{n_rows:5d} rows of {length}: {seconds / (n_rows * length) * 1e6:.2f} us/move "
               f"(API, both sides)")
 
+    print("\n== Engine: rows and stacks, engine first vs random ==")
+    for n_rows, n_stacks in ((10, 10), (0, 100)):
+        k = n_rows + n_stacks
+        length = n // k
+        flat = data["uniform"][: k * length].reshape(k, length)
+        game = coinsrow.Game(rows=list(flat[:n_rows]), stacks=list(flat[n_rows:]))
+        start = time.process_time()
+        engine = Engine(game)
+        built = time.process_time() - start
+        r = random.Random(6)
+        ours = True
+        start = time.process_time()
+        starts, stops, bases, coins = engine._starts, engine._stops, engine._bases, engine._data
+        while len(engine):
+            if ours:
+                engine.take(engine.best_move())
+            else:
+                c = r.randrange(k)
+                while starts[c] == stops[c]:
+                    c = (c + 1) % k
+                if c < n_rows:
+                    end = "left" if r.random() < 0.5 else "right"
+                    p = starts[c] if end == "left" else stops[c] - 1
+                    engine.take(coinsrow.Move("row", c, end, p - bases[c], coins[p]))
+                else:
+                    p = starts[c]
+                    engine.take(coinsrow.Move("stack", c - n_rows, "top", p - bases[c], coins[p]))
+            ours = not ours
+        seconds = time.process_time() - start
+        print(f"{n_rows} rows + {n_stacks} stacks of {length}: build {built:.2f} s, "
+              f"{seconds / (k * length) * 1e6:.2f} us/move (API, both sides)")
+
+    print("\n== Engine: exact numbers (the structure on Python numbers) ==")
+    m = min(n, 10**5)
+    big = [int(x) * 2**64 + 1 for x in data["uniform"][:m]]
+    start = time.process_time()
+    engine = Engine(big)
+    built = time.process_time() - start
+    r = random.Random(8)
+    ours = True
+    start = time.process_time()
+    while len(engine):
+        engine.take(engine.best_move() if ours else ("left" if r.random() < 0.5 else "right"))
+        ours = not ours
+    seconds = time.process_time() - start
+    print(f"{m} big ints: build {built:.2f} s, {seconds / m * 1e6:.1f} us/move")
+
     print("\n== pizza ==")
     for kind in kinds:
         buf = np.ascontiguousarray(data[kind])
