@@ -24,6 +24,7 @@
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc
+cimport cython
 
 # |h| must stay below this for the int64 window loops (see above).
 WINDOW_INT64_LIMIT = 2**59
@@ -702,6 +703,7 @@ cdef class RowWindows:
         free(self.tail_i)
         free(self.tail_f)
 
+    @cython.critical_section
     def value(self):
         """The value of the game for the player to move. O(1).
 
@@ -719,12 +721,14 @@ cdef class RowWindows:
             return greedy - self.fruitless
         return greedy + self.fruitless
 
+    @cython.critical_section
     def length(self, Py_ssize_t c):
         """Coins left in component c."""
         if not 0 <= c < self.rows:
             raise IndexError(c)
         return self.right[c] - self.left[c]
 
+    @cython.critical_section
     def bounds(self, Py_ssize_t c):
         """``(start, stop)``: the flat range of the coins left in component c."""
         if not 0 <= c < self.rows:
@@ -749,6 +753,7 @@ cdef class RowWindows:
             return self.val_f[a] >= self.val_f[b]
         return self.val_i[a] >= self.val_i[b]
 
+    @cython.critical_section
     def best(self):
         """``(component, from_left, flat)``: an optimal move and the flat index of its coin,
         or ``(-1, True, -1)`` when no coin is left.
@@ -780,12 +785,14 @@ cdef class RowWindows:
         return (c, from_left, self.flat[c] - self.base[c]
                 + (self.left[c] if from_left else self.right[c] - 1))
 
+    @cython.critical_section
     def best_in_row(self, Py_ssize_t c):
         """True when the left end of row c is its best end (the larger end block, ties left)."""
         if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         return self._left_is_larger(c)
 
+    @cython.critical_section
     def pop_left(self, Py_ssize_t c):
         """Take the leftmost coin of row c, or the top of stack c (which must have coins)."""
         cdef int64_t old_v, off, ti
@@ -814,6 +821,7 @@ cdef class RowWindows:
             self.fruitless += ti - self.tail_i[c]
             self.tail_i[c] = ti
 
+    @cython.critical_section
     def pop_right(self, Py_ssize_t c):
         """Take the rightmost coin of row c (which must not be empty)."""
         if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
@@ -821,6 +829,7 @@ cdef class RowWindows:
         self.coins_left -= 1
         _w_pop_right_any(self, c)
 
+    @cython.critical_section
     def blocks(self, Py_ssize_t c):
         """The block values of component c's reduced form, left to right (for tests)."""
         cdef int64_t t
@@ -836,6 +845,7 @@ cdef class RowWindows:
             t = self.w.nxt[t]
         return out
 
+    @cython.critical_section
     def end_blocks(self, Py_ssize_t c):
         """``(left, right)``: how many coins the end blocks of row c span (benchmarks' adversary)."""
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
@@ -848,6 +858,7 @@ cdef class RowWindows:
         """Treap insertions and deletions so far (for the benchmarks)."""
         return self.w.updates
 
+    @cython.critical_section
     def play(self, int opponent, uint64_t seed, int64_t[::1] out_coin, uint8_t[::1] out_end):
         """Play row 0 to the end in compiled code, the engine moving first (benchmarks).
 
@@ -860,39 +871,39 @@ cdef class RowWindows:
         cdef int64_t t = 0, a, b
         cdef bint from_left, ours = True
         cdef uint64_t state = seed * 2 + 1
-        if self.rows != 1:
+        if self.rows != 1 or self.n_rows != 1:
             raise ValueError("play() needs exactly one row")
         if (out_coin.shape[0] < self.right[0] - self.left[0]
                 or out_end.shape[0] < self.right[0] - self.left[0]):
             raise ValueError("output buffers are too short")
-        with nogil:
-            while self.left[0] != self.right[0]:
-                a = self.left[0]
-                b = self.right[0]
-                if ours or opponent == 0:
-                    from_left = self._left_is_larger(0)
-                elif opponent == 1:
-                    state ^= state << 13
-                    state ^= state >> 7
-                    state ^= state << 17
-                    from_left = (state >> 11) & 1
-                elif opponent == 2:
-                    if self.is_float:
-                        from_left = self.hf[a] + self.hf[a + 1] >= self.hf[b - 1] + self.hf[b]
-                    else:
-                        from_left = self.hi[a] + self.hi[a + 1] >= self.hi[b - 1] + self.hi[b]
-                elif opponent == 3:
-                    from_left = True
+        while self.left[0] != self.right[0]:
+            a = self.left[0]
+            b = self.right[0]
+            if ours or opponent == 0:
+                from_left = self._left_is_larger(0)
+            elif opponent == 1:
+                state ^= state << 13
+                state ^= state >> 7
+                state ^= state << 17
+                from_left = (state >> 11) & 1
+            elif opponent == 2:
+                if self.is_float:
+                    from_left = self.hf[a] + self.hf[a + 1] >= self.hf[b - 1] + self.hf[b]
                 else:
-                    from_left = self.w.nxt[a] - a >= b - self.w.prv[b]
-                out_coin[t] = self.flat[0] + (a if from_left else b - 1) - self.base[0]
-                out_end[t] = 0 if from_left else 1
-                t += 1
-                if from_left:
-                    _w_pop_left_any(self, 0)
-                else:
-                    _w_pop_right_any(self, 0)
-                ours = not ours
+                    from_left = self.hi[a] + self.hi[a + 1] >= self.hi[b - 1] + self.hi[b]
+            elif opponent == 3:
+                from_left = True
+            else:
+                from_left = self.w.nxt[a] - a >= b - self.w.prv[b]
+            out_coin[t] = self.flat[0] + (a if from_left else b - 1) - self.base[0]
+            out_end[t] = 0 if from_left else 1
+            t += 1
+            self.coins_left -= 1
+            if from_left:
+                _w_pop_left_any(self, 0)
+            else:
+                _w_pop_right_any(self, 0)
+            ours = not ours
 
 
 cdef inline void _w_pop_left_any(RowWindows self, int64_t c) noexcept nogil:
