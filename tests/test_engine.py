@@ -364,3 +364,23 @@ def test_engine_long_stacks_against_game_values():
             position = position.take(move)
             ours = not ours
         assert engine.value() == 0
+
+
+def test_tree_updates_stay_within_the_proven_amortised_bounds():
+    """research/window.md: at most 3 treap updates per push (building), at most 2 per pop
+    (either end, any order), whatever the opponent does; pizza: at most 5 per shift."""
+    from array import array
+
+    rng = random.Random(20)
+    for game in range(60):
+        row = _random_row(rng, rng.randint(1, 400))
+        n = len(row)
+        windows = _core.RowWindows(array("q", row), array("q", [0]), array("q", [n]), 0)
+        assert windows.updates <= 3 * n
+        built = windows.updates
+        coins = array("q", bytes(8 * n))
+        ends = array("B", bytes(n))
+        windows.play(game % 5, game, coins, ends)
+        assert windows.updates - built <= 2 * n
+        status, _, _, updates, _ = _core.window_pizza(array("q", row))
+        assert status == _core.STATUS_OK and updates <= 3 * n + 5 * n
