@@ -15,6 +15,7 @@ from __future__ import annotations
 import decimal
 from array import array
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from . import _core
@@ -389,6 +390,8 @@ def _row_windows(coins: _Coins, starts: array, stops: array, n_rows: int = -1) -
         if windows.status == _core.STATUS_NOT_FINITE:
             raise _not_finite(coins, starts, stops, windows.bad_index)
     data = coins.objects()
+    if coins.kind == FLOAT64:  # floats so large that sums could overflow: exactly, as Fractions
+        data = [Fraction(x) for x in data]
     with decimal.localcontext(_EXACT_DECIMAL):
         return _ExactWindows([data[starts[c]:stops[c]] for c in range(len(starts))], starts,
                              n_rows=n_rows)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import decimal
 import operator
+from fractions import Fraction
 from array import array
 from typing import Any
 
@@ -181,13 +182,21 @@ class Intervals:
             if kernel.status == _core.STATUS_OK:
                 self._kernel = kernel
         if self._kernel is None:
+            exact = self._coins.objects()
+            if kind == FLOAT64:  # sums could overflow floats: solve exactly, round at the end
+                exact = [Fraction(x) for x in exact]
             with decimal.localcontext(_EXACT_DECIMAL):
-                self._exact = _ExactSubRows(self._coins.objects())
+                self._exact = _ExactSubRows(exact)
 
     def __len__(self) -> int:
         return self._n
 
     def _exact_value(self, start: int, stop: int) -> Number:
+        if self._coins.kind == FLOAT64:
+            if stop <= start or self._exact is None:  # pragma: no cover - floats never overflow
+                return 0.0
+            with decimal.localcontext(_EXACT_DECIMAL):
+                return float(self._exact.value(start, stop))
         if stop <= start:
             return _exact(self._coins, 0)
         with decimal.localcontext(_EXACT_DECIMAL):
@@ -246,7 +255,7 @@ class Intervals:
             for q in range(m):
                 a, b, _ = slice(lo[q], hi[q]).indices(self._n)
                 out_list.append(self._exact_value(a, b))
-            return out_list
+            return array("d", out_list) if kind == FLOAT64 else out_list
         out = array("d" if kind == FLOAT64 else "q", bytes(8 * m))
         ok = array("B", bytes(m))
         bad = self._kernel.values(lo, hi, out, ok)

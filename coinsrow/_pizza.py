@@ -10,6 +10,7 @@ all n first moves are valued in O(n log n).
 from __future__ import annotations
 
 import decimal
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from . import _core
@@ -82,9 +83,12 @@ def pizza(circle: Any) -> PizzaResult:
                 f"circle: coin at index {bad} is {coins.coin(bad)!r}; coins must be finite"
             )
     if status != _core.STATUS_OK:
+        exact = coins.objects()
+        if kind == FLOAT64:  # sums could overflow floats: solve exactly, round at the end
+            exact = [Fraction(x) for x in exact]
         with decimal.localcontext(_EXACT_DECIMAL):
-            first_slice, value = _pizza_exact(coins.objects())
-        value = _exact(coins, value)
+            first_slice, value = _pizza_exact(exact)
+        value = float(value) if kind == FLOAT64 else _exact(coins, value)
     elif kind == FLOAT64:
         value = float(value)
     bounds = array("q", (0,)), array("q", (n,))

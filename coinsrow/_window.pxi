@@ -30,6 +30,9 @@ cimport cython
 WINDOW_INT64_LIMIT = 2**59
 
 cdef int64_t _H_LIMIT = (<int64_t> 1) << 59
+# float64: past this magnitude a block value or an alternating sum could overflow to inf; the
+# wrappers then solve the floats exactly as Fractions (and round the results).
+cdef double _F_LIMIT = 1e300
 
 
 cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
@@ -38,16 +41,20 @@ cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
 
 
 cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h) noexcept nogil:
-    """h[0..stop-start] for coins[start:stop]; _OVERFLOW past the int64 limit."""
+    """h[0..stop-start] for coins[start:stop]; _OVERFLOW past the int64 (float) limit,
+    _NOT_FINITE if a coin is NaN or infinite (checked first)."""
     cdef int64_t j
     cdef coin_t x
     h[0] = 0
+    if coin_t is double:
+        if _first_not_finite(coins, start, stop) >= 0:
+            return _NOT_FINITE
     for j in range(stop - start):
         x = coins[start + j]
         if coin_t is double:
-            if not isfinite(x):
-                return _NOT_FINITE
             h[j + 1] = x - h[j]
+            if not (-_F_LIMIT < h[j + 1] < _F_LIMIT):
+                return _OVERFLOW
         else:
             if coinsrow_sub_overflow(x, h[j], &h[j + 1]):
                 return _OVERFLOW
@@ -956,14 +963,19 @@ def window_pizza(const coin_t[::1] circle):
             val[nb] = 0
             alt[nb] = 0
             h[0] = 0
+            if coin_t is double:
+                bad = _first_not_finite(circle, 0, n)
+                if bad >= 0:
+                    st = _NOT_FINITE
             for j in range(2 * n):
+                if st != _OK:
+                    break
                 x = circle[j if j < n else j - n]
                 if coin_t is double:
-                    if not isfinite(x):
-                        st = _NOT_FINITE
-                        bad = j
-                        break
                     h[j + 1] = x - h[j]
+                    if not (-_F_LIMIT < h[j + 1] < _F_LIMIT):
+                        st = _OVERFLOW
+                        break
                 else:
                     if (coinsrow_sub_overflow(x, h[j], &h[j + 1]) or h[j + 1] >= _H_LIMIT
                             or h[j + 1] <= -_H_LIMIT):

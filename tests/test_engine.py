@@ -384,3 +384,24 @@ def test_tree_updates_stay_within_the_proven_amortised_bounds():
         assert windows.updates - built <= 2 * n
         status, _, _, updates, _ = _core.window_pizza(array("q", row))
         assert status == _core.STATUS_OK and updates <= 3 * n + 5 * n
+
+
+def test_huge_floats_are_solved_exactly_then_rounded():
+    """Floats whose alternating sums could overflow float64 use the exact structure."""
+    rng = random.Random(21)
+    for _ in range(150):
+        n = rng.randint(1, 12)
+        row = [rng.choice([-3, -1, 0, 1, 2, 5]) * 1e305 for _ in range(n)]
+        d = dp_table([Fraction(x) for x in row])
+        engine = Engine(row)
+        assert isinstance(engine._windows, _ExactWindows)
+        i, j = 0, n
+        while i < j:
+            v = engine.value()
+            assert type(v) is float and v == float(d[i][j])
+            best = engine.best_move()
+            assert Fraction(best.coin) - (d[i + 1][j] if best.end == "left" else d[i][j - 1]) \
+                == d[i][j]
+            end = rng.choice(("left", "right"))
+            engine.take(end)
+            i, j = (i + 1, j) if end == "left" else (i, j - 1)

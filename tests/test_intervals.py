@@ -144,3 +144,19 @@ def test_exact_structure_on_every_sub_row():
         for i in range(n + 1):
             for j in range(i, n + 1):
                 assert iv.value(i, j) == d[i][j], (row, i, j)
+
+
+def test_huge_floats():
+    rng = random.Random(35)
+    for _ in range(100):
+        row = [rng.choice([-3, -1, 0, 1, 2, 5]) * 1e305 for _ in range(rng.randint(1, 12))]
+        d = dp_table([Fraction(x) for x in row])
+        iv = Intervals(row)
+        n = len(row)
+        got = iv.values([0] * (n + 1), list(range(n + 1)))
+        assert isinstance(got, array) and got.typecode == "d"
+        assert list(got) == [float(d[0][j]) for j in range(n + 1)]
+        for i in range(n + 1):
+            for j in range(i, n + 1):
+                v = iv.value(i, j)
+                assert type(v) is float and v == float(d[i][j])

@@ -99,3 +99,13 @@ def test_pizza_examples_and_errors():
         pizza([1.0, 2.0, float("nan")])
     with pytest.raises(TypeError):
         pizza([1, None])
+
+
+def test_pizza_huge_floats():
+    rng = random.Random(23)
+    for _ in range(200):
+        circle = [rng.choice([-3, -1, 0, 1, 2, 5]) * 1e305 for _ in range(rng.randint(1, 9))]
+        v, i = _naive([Fraction(x) for x in circle], dp_value)
+        result = pizza(circle)
+        assert type(result.value) is float and result.value == float(v)
+        assert result.first_slice == i
