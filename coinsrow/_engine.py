@@ -417,7 +417,8 @@ class Engine:
     two tree updates per move of a row; a stack's Fruitless tail adds O(1) amortised).
     int64 and float64 coins use compiled loops; int64 coins whose alternating prefix sums
     would pass 2^59 in magnitude, big ints, ``Fraction`` and ``Decimal`` use the same
-    structure on exact Python numbers (same bounds, a constant factor slower).
+    structure on exact Python numbers (same bounds, a constant factor slower); so do floats
+    whose alternating sums would pass 1e300, as Fractions, the results rounded to floats.
 
     >>> e = Engine([1, 2, 1000, 3, 4, 900])
     >>> e.value(), e.best_move().end

@@ -152,8 +152,9 @@ class Intervals:
 
     Exact like ``value``: int64 rows whose alternating prefix sums pass 2^59 in magnitude, big
     ints, ``Fraction`` and ``Decimal`` use the same structure on exact Python numbers (same
-    bounds, a constant factor slower). A single int64 query whose partial sums overflow is
-    redone by the exact linear-time kernel (O(stop - start)).
+    bounds, a constant factor slower); so do floats whose alternating sums would pass 1e300,
+    as Fractions, the results rounded to floats. A single int64 query whose partial sums
+    overflow is redone by the exact linear-time kernel (O(stop - start)).
 
     >>> iv = Intervals([1, 2, 1000, 3, 4, 900])
     >>> iv.value(0, 6), iv.value(1, 4), iv.value(-2, None)
