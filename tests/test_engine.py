@@ -407,3 +407,12 @@ def test_huge_floats_are_solved_exactly_then_rounded():
             engine.take(end)
             i, j = (i + 1, j) if end == "left" else (i, j - 1)
     assert exact > 100
+
+
+@given(
+    st.lists(st.lists(st.integers(-4, 4), max_size=4), max_size=2),
+    st.lists(st.lists(st.integers(-4, 4), max_size=5), min_size=1, max_size=2),
+    st.randoms(use_true_random=False),
+)
+def test_engine_rows_and_stacks_hypothesis(rows, stacks, rng):
+    _play_game_against_brute(rows, stacks, rng, "random")
