@@ -14,13 +14,17 @@
 # the alternating sum of its subtree, so the window's value (the Greedy alternating sum) is
 # read at the root. Treap nodes are boundaries: node t is the block that starts at t.
 #
-# Several rows share one boundary array (row c owns boundaries B[c] .. B[c] + len_c) and one
-# treap, so the value of a game of rows is still read at the root and its best move is the
-# largest block (always an end block of its row: reduced forms have no interior maximum).
+# Several rows and stacks share one boundary array (component c owns boundaries B[c] ..
+# B[c] + len_c) and one treap, so the value of the game is still read at the root and its best
+# move is the largest block (always an end block of its row, or the top block of its stack:
+# reduced forms have no interior maximum). A stack's Fruitless tail (the increasing end of
+# its reduced form, paired off from the bottom) stays out of the treap: see _w_settle.
+# (push_left, the fourth deque operation of the research note, is not needed here.)
 #
 # int64: every height is checked against WINDOW_INT64_LIMIT when it is computed; below it no
 # block value, subtree sum or value can overflow (|block| <= 2^60, |alternating sums| <= 2^61),
 # so the loops need no further checks. Above it the wrapper falls back to exact Python numbers.
+# float64: heights past 1e300 in magnitude are refused the same way (no inf, no NaN inside).
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc
@@ -340,28 +344,6 @@ cdef void _w_push_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
         if t1 == left:
             break
         t0 = w.prv[t1]
-        if not _w_fuses(h, t0, t1, t2, t3):
-            break
-        _w_drop_block(w, val, alt, t0)
-        _w_drop_block(w, val, alt, t1)
-        _w_drop_block(w, val, alt, t2)
-        _w_add_block(w, h, val, alt, t0, t3)
-
-
-cdef void _w_push_left(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
-                     int64_t *left, int64_t right) noexcept nogil:
-    cdef int64_t t0, t1, t2, t3
-    _w_add_block(w, h, val, alt, left[0] - 1, left[0])
-    left[0] -= 1
-    t0 = left[0]
-    while True:
-        t1 = w.nxt[t0]
-        if t1 == right:
-            break
-        t2 = w.nxt[t1]
-        if t2 == right:
-            break
-        t3 = w.nxt[t2]
         if not _w_fuses(h, t0, t1, t2, t3):
             break
         _w_drop_block(w, val, alt, t0)
