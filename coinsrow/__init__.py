@@ -16,8 +16,15 @@ from ._cooperative import cooperative_max
 from ._game import Game, Move, Profits, best_move, play, profits, value
 from ._strategies import Playout, simulate
 from ._version import __version__
+from ._engine import Engine
+from ._intervals import Intervals
+from ._pizza import PizzaResult, pizza
 
 __all__ = [
+    "Engine",
+    "Intervals",
+    "PizzaResult",
+    "pizza",
     "Game",
     "Move",
     "Playout",
