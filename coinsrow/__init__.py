@@ -13,12 +13,12 @@ Profits(first=8, second=5)
 from . import silver_dollar
 from ._batch import profits_many, values_many
 from ._cooperative import cooperative_max
-from ._game import Game, Move, Profits, best_move, play, profits, value
-from ._strategies import Playout, simulate
-from ._version import __version__
 from ._engine import Engine
+from ._game import Game, Move, Profits, best_move, play, profits, value
 from ._intervals import Intervals
 from ._pizza import PizzaResult, pizza
+from ._strategies import Playout, simulate
+from ._version import __version__
 
 __all__ = [
     "Engine",

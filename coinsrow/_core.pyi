@@ -11,7 +11,7 @@
 
 from typing import Any, Final
 
-from typing_extensions import Buffer
+from typing_extensions import Buffer, disjoint_base
 
 STATUS_OK: Final[int]
 STATUS_OVERFLOW: Final[int]
@@ -58,6 +58,55 @@ def row_cooperative_max_objects(coins: list[Any]) -> Any:
 
 # --- _window.pxi ---------------------------------------------------------------------------
 
+WINDOW_INT64_LIMIT: Final[int]
+
+def window_forests(keys: Buffer, ns: Buffer, ps: Buffer, par1: Buffer, par2: Buffer) -> None:
+    """The static forests (ns, ps, par1, par2) of one row from its boundary keys."""
+
+def window_pizza(circle: Buffer) -> tuple[int, int, int | float, int, int]:
+    """``(status, first_slice, value, updates, bad_index)`` of the pizza game."""
+
+@disjoint_base
+class RowWindows:
+    """The window structure of rows and stacks: optimal moves against any opponent."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def n_rows(self) -> int: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def bad_index(self) -> int: ...
+    @property
+    def updates(self) -> int: ...
+    def __new__(
+        cls, coins: Buffer, starts: Buffer, stops: Buffer, kind: int, n_rows: int = -1
+    ) -> RowWindows: ...
+    def value(self) -> Any: ...
+    def length(self, c: int) -> int: ...
+    def bounds(self, c: int) -> Any: ...
+    def best(self) -> Any: ...
+    def best_in_row(self, c: int) -> Any: ...
+    def pop_left(self, c: int) -> Any: ...
+    def pop_right(self, c: int) -> Any: ...
+    def blocks(self, c: int) -> Any: ...
+    def end_blocks(self, c: int) -> Any: ...
+    def play(self, opponent: int, seed: int, out_coin: Buffer, out_end: Buffer) -> Any: ...
+
+@disjoint_base
+class SubRows:
+    """Values of sub-rows of one row (``Intervals``)."""
+
+    @property
+    def status(self) -> int: ...
+    @property
+    def bad_index(self) -> int: ...
+    def __new__(cls, coins: Buffer, kind: int) -> SubRows: ...
+    def __len__(self) -> int: ...
+    def value(self, start: int, stop: int) -> tuple[bool, Any]: ...
+    def values(self, starts: Buffer, stops: Buffer, out: Any, ok: Buffer) -> int: ...
+
 # --- _batch.pxi ----------------------------------------------------------------------------
 
 OFFSETS_OK: Final[int]
@@ -85,3 +134,40 @@ def batch_pack_int_lists(rows: list[Any]) -> tuple[Any, Any, bytearray]:
     """Pack lists of Python ints into one int64 buffer: ``(coins, offsets, kinds)``."""
 
 # --- _forest.pxi ---------------------------------------------------------------------------
+
+END_ROOT: Final[int]
+FOREST_OK: Final[int]
+FOREST_PARENT_OUT_OF_RANGE: Final[int]
+FOREST_CYCLE: Final[int]
+
+def forest_check(parents: Buffer) -> tuple[int, int]:
+    """``(status, node)``: a parent out of range or a cycle, and the node it is found at."""
+
+def forest_value(
+    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> tuple[int, int | float, int]:
+    """``(status, value, bad_index)`` of rows, stacks and a forest together."""
+
+def forest_play(
+    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer, out_component: Buffer, out_coin: Buffer, out_end: Buffer,
+) -> tuple[int, int | float, int]:
+    """A whole optimal play of rows, stacks and a forest: ``(status, value, bad_index)``."""
+
+def forest_sum(
+    coins: Buffer, starts: Buffer, stops: Buffer, fbase: int, removed: Buffer
+) -> tuple[int, int | float]:
+    """``(status, sum)`` of the coins on the table, forest included."""
+
+def forest_value_objects(
+    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> Any:
+    """``forest_value`` on Python numbers."""
+
+def forest_play_objects(
+    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> tuple[Any, list[tuple[int, int, int]]]:
+    """``forest_play`` on Python numbers: ``(value, [(component, coin, end), ...])``."""

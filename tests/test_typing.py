@@ -34,6 +34,9 @@ def _is_installed(directory: Path) -> bool:
 STUBTEST_ALLOWLIST = """\
 # Cython's dict of doctests of cdef functions
 coinsrow\\._core\\.__test__
+# Cython's pickling helpers of cdef classes that cannot be pickled
+coinsrow\\._core\\.__reduce_cython__
+coinsrow\\._core\\.__setstate_cython__
 """
 
 
