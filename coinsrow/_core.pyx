@@ -109,28 +109,32 @@ cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
 
     values[start:top] is the canonical bitonic form of the component. When ``segments``
     is not NULL, segments[e] is the first coin of the contiguous, odd-length run of coins
-    that reduced entry e stands for.
-
-    ``values`` must have two readable entries below ``start`` (see ``_scratch``): after a
-    fusion the two entries below the top are reloaded unconditionally, and the fusion test
-    masks them with the depth test, so the inner loop has one branch and no reload branches.
-    The two top entries are kept in registers; memory is read again only after a fusion.
+    that reduced entry e stands for. (``_reduce_into`` writes at any position.)
     """
-    cdef coin_t *sp = values + start          # one past the top entry
-    cdef coin_t *deep = values + start + 2    # a fusion needs two entries under the coin
-    cdef coin_t v, t, first, second
-    cdef int64_t p, seg
+    return _reduce_into(coins, start, stop, values, start, segments, overflow)
+
+
+cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
+                          coin_t *values, int64_t base, int64_t *segments,
+                          bint *overflow) noexcept nogil:
+    """``_reduce``, writing the reduced entries (and segments) at ``base`` instead of
+    ``start``: values[base:top], top returned. Reads only values[base:top].
+
+    The two top entries are kept in registers; memory is read again only after a fusion.
+    The fusion test is one branch (bitwise &, not three short-circuit branches), and the
+    reload after a fusion has no branch: it reads two entries at or above ``base``, which
+    are stale only when the depth test masks them.
+    """
+    cdef coin_t *sp = values + base           # one past the top entry
+    cdef coin_t *deep = values + base + 2     # a fusion needs two entries under the coin
+    cdef coin_t v, t
+    cdef coin_t first = 0, second = 0         # masked by the depth test until set
+    cdef int64_t p, seg, top
     cdef bint ovf = False
-    if start >= stop:
-        return start
-    # Whatever is below start: never used, the depth test masks it.
-    first = values[start - 1]
-    second = values[start - 2]
     for p in range(start, stop):
         v = coins[p]
         seg = p
-        # Fusion: x <= M >= v with x = second, M = first. Bitwise & on purpose: one
-        # branch (mostly not taken) instead of three.
+        # Fusion: x <= M >= v with x = second, M = first.
         while coinsrow_unlikely((second <= first) & (first >= v) & (sp >= deep)):
             # int64: the overflow flags are accumulated, not branched on.
             ovf |= _sub(second, first, &t)
@@ -138,8 +142,12 @@ cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
             sp -= 2
             if segments != NULL:
                 seg = segments[sp - values]
-            first = (sp - 1)[0]
-            second = (sp - 2)[0]
+            # The two entries below the new top. Where the depth is under 2, read
+            # values[base] instead (written before this fusion; the depth test masks it):
+            # conditional moves, not branches.
+            top = sp - values
+            first = values[top - 1 if top - 1 >= base else base]
+            second = values[top - 2 if top - 2 >= base else base]
         if segments != NULL:
             segments[sp - values] = seg
         sp[0] = v
@@ -148,17 +156,6 @@ cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
         first = v
     overflow[0] |= ovf
     return sp - values
-
-
-cdef inline coin_t *_scratch(coin_t *raw) noexcept nogil:
-    """The reduced entries' array inside ``raw`` = malloc((n + 2) * sizeof(coin_t)): two
-    zeroed entries first, which ``_reduce`` may read below a component's start. NULL stays
-    NULL; release with ``free(values - 2)``."""
-    if raw == NULL:
-        return NULL
-    raw[0] = 0
-    raw[1] = 0
-    return raw + 2
 
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
@@ -175,10 +172,26 @@ cdef int _reduce_all(const coin_t[::1] coins, const int64_t[::1] starts,
                      coin_t *fruitless, int64_t *bad_index) noexcept nogil:
     """Fusion on every component, Fruitless at the bottom of every stack.
 
-    Fills ``components`` and adds the Fruitless terms to ``fruitless[0]``.
+    Fills ``components`` and adds the Fruitless terms to ``fruitless[0]``. Component c's
+    reduced entries are at values[starts[c]:] (``_reduce_all_into`` can pack them).
+    """
+    return _reduce_all_into(coins, starts, stops, n_rows, values, segments, components,
+                            fruitless, bad_index, False)
+
+
+cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
+                          const int64_t[::1] stops, Py_ssize_t n_rows,
+                          coin_t *values, int64_t *segments, Component *components,
+                          coin_t *fruitless, int64_t *bad_index, bint packed) noexcept nogil:
+    """``_reduce_all``; with ``packed``, the components' reduced entries are written one
+    after the other from values[0], so ``values`` and ``segments`` need room for the
+    game's coins only (sum of stops - starts), not for the whole buffer.
+
+    Packing matters for many small components: their few reduced entries then share cache
+    lines and pages, instead of each component touching a page of its own.
     """
     cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t n = 0, start, stop, top, first
+    cdef int64_t n = 0, start, stop, top, base = 0
     cdef bint ovf = False
     cdef bint n_odd
     cdef coin_t t
@@ -196,10 +209,12 @@ cdef int _reduce_all(const coin_t[::1] coins, const int64_t[::1] starts,
     for c in range(k):
         start = starts[c]
         stop = stops[c]
-        top = _reduce(coins, start, stop, values, segments, &ovf)
+        if not packed:
+            base = start
+        top = _reduce_into(coins, start, stop, values, base, segments, &ovf)
         comp = &components[c]
-        comp.first = start
-        comp.left = start
+        comp.first = base
+        comp.left = base
         comp.fused_end = top
         comp.stop = stop
         comp.is_stack = c >= n_rows
@@ -207,7 +222,7 @@ cdef int _reduce_all(const coin_t[::1] coins, const int64_t[::1] starts,
         if comp.is_stack:
             # Fruitless: a stack whose two bottom entries satisfy x <= M loses them at
             # a known cost, (-1)^n (x - M) for the player to move in the whole game.
-            while top - start >= 2 and values[top - 2] <= values[top - 1]:
+            while top - base >= 2 and values[top - 2] <= values[top - 1]:
                 ovf |= _sub(values[top - 2], values[top - 1], &t)
                 if n_odd:
                     ovf |= _sub(fruitless[0], t, fruitless)
@@ -217,6 +232,8 @@ cdef int _reduce_all(const coin_t[::1] coins, const int64_t[::1] starts,
             if segments != NULL and top < comp.fused_end:
                 comp.tail = segments[top]
         comp.right = top - 1
+        # Entries removed by Fruitless stay where they are: the play reads their segments.
+        base = comp.fused_end
     return _OVERFLOW if ovf else _OK
 
 
@@ -465,11 +482,12 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
     O(n) for one row (two-pointer merge of its two sorted runs); for k components, O(n)
     too: the reduced entries of all components are radix-sorted (see
     ``_alternating_sum_sorted``), which beats the O(n log k) heap merge the play uses.
-    Extra memory: one coin per coin of the game, plus O(k); for k > 1, then two keys per
-    reduced entry (the coins' scratch is freed before the second is allocated).
+    Extra memory: one coin per coin of the game (n = the sum of stops - starts), plus
+    O(k); for k > 1, at most n + m machine words at the peak, m <= n reduced entries (their
+    keys are gathered, the coins' scratch freed, then the sort's spare keys allocated).
     """
-    cdef Py_ssize_t k = starts.shape[0]
-    cdef int64_t n = coins.shape[0]
+    cdef Py_ssize_t k = starts.shape[0], c
+    cdef int64_t total_coins = 0
     cdef coin_t *values = NULL
     cdef Component *components = NULL
     cdef coin_t fruitless = 0, total = 0
@@ -481,14 +499,16 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
         raise ValueError("starts and stops differ in length")
     if k == 0:
         return STATUS_OK, 0, -1
+    for c in range(k):
+        total_coins += stops[c] - starts[c]
     with nogil:
-        values = _scratch(<coin_t *> malloc((n + 2) * sizeof(coin_t)))
+        values = <coin_t *> malloc((total_coins if total_coins > 0 else 1) * sizeof(coin_t))
         components = <Component *> malloc(k * sizeof(Component))
         if values == NULL or components == NULL:
             status = _NO_MEMORY
         else:
-            status = _reduce_all(coins, starts, stops, n_rows, values, NULL, components,
-                                 &fruitless, &bad_index)
+            status = _reduce_all_into(coins, starts, stops, n_rows, values, NULL, components,
+                                      &fruitless, &bad_index, True)
         if status == _OK or status == _OVERFLOW:
             if k == 1 and n_rows == 1:
                 total = _one_row_greedy(values, components[0].left, components[0].right, &ovf)
@@ -500,7 +520,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
                 else:
                     _gather_keys(k, components, values, keys)
                     # The reduced entries are all in keys now: give the scratch back first.
-                    free(values - 2)
+                    free(values)
                     values = NULL
                     result = _alternating_sum_sorted(keys, m, &total, &fruitless)
                     if result == _NO_MEMORY:
@@ -509,8 +529,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
             ovf |= _add(total, fruitless, &total)
             if ovf and status == _OK:
                 status = _OVERFLOW
-        if values != NULL:
-            free(values - 2)
+        free(values)
         free(components)
         free(keys)
     if status == _NO_MEMORY:
@@ -528,7 +547,7 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
     Every move is optimal at the position where it is made. O(n log k) time, O(n) memory.
     """
     cdef Py_ssize_t k = starts.shape[0]
-    cdef int64_t n = coins.shape[0], total_coins = 0
+    cdef int64_t total_coins = 0
     cdef Py_ssize_t c
     cdef coin_t *values = NULL
     cdef int64_t *segments = NULL
@@ -548,8 +567,8 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
     if k == 0:
         return STATUS_OK, 0, -1
     with nogil:
-        values = _scratch(<coin_t *> malloc((n + 2) * sizeof(coin_t)))
-        segments = <int64_t *> malloc((n + 1) * sizeof(int64_t))
+        values = <coin_t *> malloc((total_coins if total_coins > 0 else 1) * sizeof(coin_t))
+        segments = <int64_t *> malloc((total_coins + 1) * sizeof(int64_t))
         components = <Component *> malloc(k * sizeof(Component))
         heap = <int64_t *> malloc(k * sizeof(int64_t))
         heads = <coin_t *> malloc(k * sizeof(coin_t))
@@ -557,8 +576,8 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
                 or heads == NULL):
             status = _NO_MEMORY
         else:
-            status = _reduce_all(coins, starts, stops, n_rows, values, segments, components,
-                                 &fruitless, &bad_index)
+            status = _reduce_all_into(coins, starts, stops, n_rows, values, segments,
+                                      components, &fruitless, &bad_index, True)
         if status == _OK or status == _OVERFLOW:
             if _greedy(k, components, values, segments, heap, heads, &total,
                        &out_component[0] if total_coins > 0 else NULL,
@@ -567,8 +586,7 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
                 status = _OVERFLOW
             if _add(total, fruitless, &total):
                 status = _OVERFLOW
-        if values != NULL:
-            free(values - 2)
+        free(values)
         free(segments)
         free(components)
         free(heap)
