@@ -1,6 +1,6 @@
 """coinsrow benchmarks: one command, one process, one set of results.
 
-    python benchmarks/run.py            # full run (about 15-25 minutes on 2 busy cores)
+    python benchmarks/run.py            # full run (3 to 5 minutes on 2 busy cores)
     python benchmarks/run.py --quick    # smaller sizes, under 2 minutes
 
 Run it from the repository root after ``python setup.py build_ext --inplace`` (or with
