@@ -111,19 +111,21 @@ cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
     is not NULL, segments[e] is the first coin of the contiguous, odd-length run of coins
     that reduced entry e stands for. (``_reduce_into`` writes at any position.)
     """
-    return _reduce_into(coins, start, stop, values, start, segments, overflow)
+    return _reduce_into(coins, start, stop, values, start, segments, overflow, False)
 
 
 cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
                           coin_t *values, int64_t base, int64_t *segments,
-                          bint *overflow) noexcept nogil:
+                          bint *overflow, bint padded) noexcept nogil:
     """``_reduce``, writing the reduced entries (and segments) at ``base`` instead of
-    ``start``: values[base:top], top returned. Reads only values[base:top].
+    ``start``: values[base:top], top returned.
 
     The two top entries are kept in registers; memory is read again only after a fusion.
     The fusion test is one branch (bitwise &, not three short-circuit branches), and the
-    reload after a fusion has no branch: it reads two entries at or above ``base``, which
-    are stale only when the depth test masks them.
+    reload after a fusion has no branch: it reads the two entries below the top even where
+    the depth is under 2 (the depth test masks them). ``padded``: values[base - 2] and
+    values[base - 1] are readable (values has two entries before values[0]); otherwise the
+    reload reads values[base] there instead (two conditional moves, a little slower).
     """
     cdef coin_t *sp = values + base           # one past the top entry
     cdef coin_t *deep = values + base + 2     # a fusion needs two entries under the coin
@@ -142,12 +144,14 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
             sp -= 2
             if segments != NULL:
                 seg = segments[sp - values]
-            # The two entries below the new top. Where the depth is under 2, read
-            # values[base] instead (written before this fusion; the depth test masks it):
-            # conditional moves, not branches.
-            top = sp - values
-            first = values[top - 1 if top - 1 >= base else base]
-            second = values[top - 2 if top - 2 >= base else base]
+            if padded:
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            else:
+                # Where the depth is under 2, values[base] (written before this fusion).
+                top = sp - values
+                first = values[top - 1 if top - 1 >= base else base]
+                second = values[top - 2 if top - 2 >= base else base]
         if segments != NULL:
             segments[sp - values] = seg
         sp[0] = v
@@ -156,6 +160,17 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
         first = v
     overflow[0] |= ovf
     return sp - values
+
+
+cdef inline coin_t *_padded(coin_t *raw) noexcept nogil:
+    """Scratch for ``_reduce_all_into(..., packed=True)``: ``raw`` has room for n + 2
+    entries; the first two are zeroed and the array starts after them. NULL stays NULL.
+    Release with ``free(values - 2)``."""
+    if raw == NULL:
+        return NULL
+    raw[0] = 0
+    raw[1] = 0
+    return raw + 2
 
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
@@ -185,7 +200,8 @@ cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
                           coin_t *fruitless, int64_t *bad_index, bint packed) noexcept nogil:
     """``_reduce_all``; with ``packed``, the components' reduced entries are written one
     after the other from values[0], so ``values`` and ``segments`` need room for the
-    game's coins only (sum of stops - starts), not for the whole buffer.
+    game's coins only (sum of stops - starts), not for the whole buffer; ``values`` must
+    then also have two readable entries before values[0] (see ``_reduce_into``).
 
     Packing matters for many small components: their few reduced entries then share cache
     lines and pages, instead of each component touching a page of its own.
@@ -211,7 +227,7 @@ cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
         stop = stops[c]
         if not packed:
             base = start
-        top = _reduce_into(coins, start, stop, values, base, segments, &ovf)
+        top = _reduce_into(coins, start, stop, values, base, segments, &ovf, packed)
         comp = &components[c]
         comp.first = base
         comp.left = base
@@ -502,7 +518,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
     for c in range(k):
         total_coins += stops[c] - starts[c]
     with nogil:
-        values = <coin_t *> malloc((total_coins if total_coins > 0 else 1) * sizeof(coin_t))
+        values = _padded(<coin_t *> malloc((total_coins + 2) * sizeof(coin_t)))
         components = <Component *> malloc(k * sizeof(Component))
         if values == NULL or components == NULL:
             status = _NO_MEMORY
@@ -520,7 +536,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
                 else:
                     _gather_keys(k, components, values, keys)
                     # The reduced entries are all in keys now: give the scratch back first.
-                    free(values)
+                    free(values - 2)
                     values = NULL
                     result = _alternating_sum_sorted(keys, m, &total, &fruitless)
                     if result == _NO_MEMORY:
@@ -529,7 +545,8 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
             ovf |= _add(total, fruitless, &total)
             if ovf and status == _OK:
                 status = _OVERFLOW
-        free(values)
+        if values != NULL:
+            free(values - 2)
         free(components)
         free(keys)
     if status == _NO_MEMORY:
@@ -567,7 +584,7 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
     if k == 0:
         return STATUS_OK, 0, -1
     with nogil:
-        values = <coin_t *> malloc((total_coins if total_coins > 0 else 1) * sizeof(coin_t))
+        values = _padded(<coin_t *> malloc((total_coins + 2) * sizeof(coin_t)))
         segments = <int64_t *> malloc((total_coins + 1) * sizeof(int64_t))
         components = <Component *> malloc(k * sizeof(Component))
         heap = <int64_t *> malloc(k * sizeof(int64_t))
@@ -586,7 +603,8 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
                 status = _OVERFLOW
             if _add(total, fruitless, &total):
                 status = _OVERFLOW
-        free(values)
+        if values != NULL:
+            free(values - 2)
         free(segments)
         free(components)
         free(heap)
