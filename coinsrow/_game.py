@@ -17,7 +17,8 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Union
 
 from . import _core
-from ._coins import FLOAT64, INT64, OBJECTS, Column, as_floats, as_objects, column, unify
+from ._coins import (FLOAT64, INT64, OBJECTS, Column, _describe, as_floats, as_objects,
+                     column, unify)
 
 Number = Union[int, float, Fraction, Decimal]
 
@@ -120,7 +121,7 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any]) -> _Coins:
         for i, component in enumerate(group):
             if isinstance(component, (numbers.Number, Decimal)):
                 raise TypeError(
-                    f"{label}s[{i}] is {component!r} of type {type(component).__name__}, not a "
+                    f"{label}s[{i}] is {_describe(component)}, not a "
                     f"{label}; {label}s= takes a sequence of {label}s, e.g. {label}s=[[3, 1, 2]]"
                 )
             columns.append(column(component, f"{label} {i}"))
@@ -155,8 +156,22 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any]) -> _Coins:
         data = []
         for c in columns:
             data.extend(as_objects(c, exact_type))
-    return _Coins(kind, exact_type, memoryview(data) if kind != OBJECTS else data,
-                  bases, lengths, n_rows)
+    coins = _Coins(kind, exact_type, memoryview(data) if kind != OBJECTS else data,
+                   bases, lengths, n_rows)
+    if kind == FLOAT64:
+        _check_finite(coins)
+    return coins
+
+
+def _check_finite(coins: _Coins) -> None:
+    """NaN or an infinity makes a Game invalid from the start: one pass in the kernel."""
+    starts = array("q", coins.bases)
+    stops = array("q", [b + n for b, n in zip(coins.bases, coins.lengths)])
+    _, total = _core.game_sum(coins.data, starts, stops)
+    if not math.isfinite(total):  # a bad coin, or only a sum beyond the float range
+        for flat_index, coin in enumerate(coins.data.tolist()):
+            if not math.isfinite(coin):
+                raise _not_finite(coins, starts, stops, flat_index)
 
 
 def _round_float(exact: Any) -> float:
@@ -542,6 +557,8 @@ def best_move(row: Any) -> str:
     if n == 0:
         raise ValueError("the row is empty: there is no move")
     if n == 1:
+        if coins.kind == FLOAT64 and not math.isfinite(coins.coin(0)):
+            raise _not_finite(coins, *_bounds(0, 1), 0)
         return "left"
     with decimal.localcontext(_EXACT_DECIMAL):
         left = coins.coin(0) - _value(coins, *_bounds(1, n))
