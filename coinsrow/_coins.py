@@ -325,7 +325,10 @@ def column(row: Any, where: str) -> Column:
             iterator = iter(row)
         except TypeError:
             raise TypeError(f"{where} is {_describe(row)}; {_EXPECTED}") from None
-        items = list(iterator)
+        try:
+            items = list(iterator)
+        except OverflowError:  # e.g. range(10**20): more coins than a list can hold
+            raise ValueError(f"{where} is {_describe(row)}; it has too many coins") from None
     kinds = set(map(type, items))
     if kinds <= {int}:
         try:

@@ -102,6 +102,8 @@ ROW_CASES = [
     ("bytearray", bytearray(b"\x01"), TypeError, "{w} is a bytearray; " + EXPECTED),
     ("none", None, TypeError, "{w} is None of type NoneType; " + EXPECTED),
     ("opaque", Opaque(), TypeError, "{w} is Opaque() of type Opaque; " + EXPECTED),
+    ("range-too-long", range(10**20), ValueError,
+     "{w} is range(0, 100000000000000000000) of type range; it has too many coins"),
     ("set", {1, 2}, TypeError, "{w} is a set, which has no order of coins; " + EXPECTED),
     ("dict", {1: 2}, TypeError, "{w} is a dict, which has no order of coins; " + EXPECTED),
     ("numpy-2d", np.zeros((2, 3)), ValueError,
