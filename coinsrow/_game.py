@@ -118,6 +118,12 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any]) -> _Coins:
             raise TypeError(
                 f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
             )
+        try:
+            group = list(group)
+        except NotImplementedError:  # a multi-dimensional memoryview cannot be iterated
+            raise TypeError(
+                f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
+            ) from None
         for i, component in enumerate(group):
             if isinstance(component, (numbers.Number, Decimal)):
                 raise TypeError(
@@ -522,7 +528,9 @@ def value(row: Any) -> Number:
 
     Own total minus the opponent's; ``0`` for an empty row. Exact: ints give an ``int``
     (int64 overflow is redone on Python ints), floats a ``float``, ``Fraction``/``Decimal``
-    their own type. O(n) time, at most one machine number of extra memory per coin; a
+    their own type. A float overflow on the way (inf or NaN in the float kernel) is redone
+    exactly on Fractions and rounded once: the answer is ``+-inf`` only when the exact value
+    itself is beyond the float range (IEEE 754 rounding), and never NaN. O(n) time, at most one machine number of extra memory per coin; a
     contiguous int64/float64 buffer (NumPy array, ``array.array``) is read without a copy.
 
     >>> value([3, 2, 2, 3, 1, 2])
