@@ -206,6 +206,8 @@ GAME_CASES = [
     (dict(rows={(1, 2), (3,)}), TypeError, "rows must be a sequence of rows, got set"),
     (dict(rows=memoryview(bytes(4)).cast("B", (2, 2))), TypeError,
      "rows must be a sequence of rows, got memoryview"),
+    (dict(stacks=memoryview(np.array([1, 2], dtype=">i2"))), TypeError,
+     "stacks must be a sequence of stacks, got memoryview"),
     (dict(rows=[[1, 2]], stacks=[[10**400]], ), None, None),  # exact ints: fine
     (dict(rows=[[1.5]], stacks=[[1], [10**400]]), ValueError,
      "stack 1: coin at index 0 is too large for a float; the game has float coins, "
