@@ -530,8 +530,9 @@ def value(row: Any) -> Number:
     (int64 overflow is redone on Python ints), floats a ``float``, ``Fraction``/``Decimal``
     their own type. A float overflow on the way (inf or NaN in the float kernel) is redone
     exactly on Fractions and rounded once: the answer is ``+-inf`` only when the exact value
-    itself is beyond the float range (IEEE 754 rounding), and never NaN. O(n) time, at most one machine number of extra memory per coin; a
-    contiguous int64/float64 buffer (NumPy array, ``array.array``) is read without a copy.
+    itself is beyond the float range (IEEE 754 rounding), and never NaN. O(n) time, at
+    most one machine number of extra memory per coin; a contiguous int64/float64 buffer
+    (NumPy array, ``array.array``) is read without a copy.
 
     >>> value([3, 2, 2, 3, 1, 2])
     3
