@@ -254,8 +254,10 @@ ARGUMENT = GARBAGE | NEAR_MISSES | st.lists(NEAR_MISSES, max_size=3)
 
 # A quarter of the profile's examples per callable keeps the file fast as the API grows;
 # COINSROW_FUZZ_EXAMPLES=100000 runs a long campaign.
-EXAMPLES = int(os.environ.get("COINSROW_FUZZ_EXAMPLES", max(25, settings.default.max_examples // 4)))
-FUZZ = settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+EXAMPLES = int(os.environ.get("COINSROW_FUZZ_EXAMPLES",
+                              max(25, settings.default.max_examples // 4)))
+FUZZ = settings(max_examples=EXAMPLES,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much])
 
 
