@@ -2,18 +2,25 @@
 
 - ``INT64``: a contiguous 1-D buffer of int64 (a NumPy array or ``array.array`` is used as
   it is, without a copy, when it already is one).
-- ``FLOAT64``: the same for float64. Finiteness is checked by the kernel, in its own pass.
+- ``FLOAT64``: the same for float64. Finiteness is checked by the kernel, in its own pass
+  (NaN and infinities would poison its comparisons), so a float64 array costs no extra pass.
 - ``OBJECTS``: a list of Python numbers of one exact kind (ints beyond int64, ``Fraction``,
   ``Decimal``), solved by the kernels' Python-number loop.
+
+Every rejection is a ``TypeError`` (not a number, not a row) or a ``ValueError`` (a number
+that cannot be a coin: NaN, an infinity, a float out of range; a buffer of the wrong shape),
+and its message names the row or stack (``where``), the index of the coin and its value or
+type. Inputs are only read, never modified.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import struct
 import sys
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Union
@@ -31,36 +38,56 @@ _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 _INT64_MAX = 2**63 - 1
 _INT64_MIN = -(2**63)
 
+# Exact Decimal arithmetic needs every digit from the largest exponent down to the smallest:
+# Decimal("1e100000000") + 1 is a number of 10^8 digits, built from two tiny inputs. A game
+# whose coins would need more than this many digits (times the number of coins) beyond the
+# size of the input itself is refused, instead of allocating gigabytes.
+_DECIMAL_DIGIT_BUDGET = 10**8
+
+_EXPECTED = "expected a sequence of numbers or a numeric buffer"
+
 
 class Column:
-    """One normalised component: its storage kind and the data."""
+    """One normalised component: its storage kind, the data, and where it came from."""
 
-    __slots__ = ("kind", "data", "exact_type")
+    __slots__ = ("kind", "data", "exact_type", "where")
 
-    def __init__(self, kind: str, data: Storage, exact_type: type = int) -> None:
+    def __init__(self, kind: str, data: Storage, exact_type: type = int,
+                 where: str = "row") -> None:
         self.kind = kind
         self.data = data
         # For OBJECTS: int, Fraction or Decimal, the type of the results.
         self.exact_type = exact_type
+        self.where = where
 
     def __len__(self) -> int:
         return len(self.data)
 
 
 def _describe(value: Any) -> str:
-    text = repr(value)
+    """``repr`` (shortened) and type of a rejected value, for error messages."""
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__, or an int too long to print
+        text = f"<{type(value).__name__} object>"
     if len(text) > 40:
         text = text[:37] + "..."
     return f"{text} of type {type(value).__name__}"
 
 
-def _strip_byte_order(fmt: str) -> tuple[str, bool]:
-    """The struct code of a buffer format and whether it is in native byte order."""
-    if fmt[:1] in "@=":
-        return fmt[1:], True
-    if fmt[:1] in "<>!":
-        return fmt[1:], fmt[0] == _NATIVE_ORDER
-    return fmt, True
+def _short_repr(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:
+        return f"<{type(value).__name__} object>"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_bool(item: Any) -> bool:
+    if isinstance(item, bool):
+        return True
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(item, numpy.bool_)
 
 
 def _is_numpy_array(obj: Any) -> bool:
@@ -74,26 +101,39 @@ def _from_numpy(arr: Any, where: str) -> Column | None:
 
     if arr.ndim != 1:
         raise ValueError(f"{where} must be 1-dimensional, got an array of shape {arr.shape}")
-    kind = arr.dtype.kind
+    if isinstance(arr, np.ma.MaskedArray) and np.ma.is_masked(arr):
+        index = int(np.flatnonzero(np.ma.getmaskarray(arr))[0])
+        raise ValueError(f"{where}: coin at index {index} is masked; coins must be numbers")
+    dtype = arr.dtype
+    kind = dtype.kind
     if kind == "O":
         return None  # a sequence of Python objects: checked element by element
     if kind == "b":
-        raise TypeError(f"{where} has dtype bool; coins must be numbers, not booleans")
+        raise TypeError(f"{where} has dtype bool; booleans are not coins")
     if kind in "iu":
-        if arr.dtype == np.int64 and arr.flags.c_contiguous:
-            return Column(INT64, memoryview(arr).cast("B").cast("q"))
-        if kind == "u" and arr.dtype.itemsize == 8 and arr.size and int(arr.max()) > _INT64_MAX:
-            return Column(OBJECTS, arr.tolist())
-        return Column(INT64, memoryview(np.ascontiguousarray(arr, dtype=np.int64)))
+        if dtype == np.int64 and arr.flags.c_contiguous and arr.flags.aligned:
+            return Column(INT64, memoryview(arr).cast("B").cast("q"), int, where)
+        if kind == "u" and dtype.itemsize >= 8 and arr.size and int(arr.max()) > _INT64_MAX:
+            return Column(OBJECTS, arr.tolist(), int, where)
+        return Column(INT64, memoryview(arr.astype(np.int64, order="C")), int, where)
     if kind == "f":
-        if arr.dtype.itemsize > 8:
+        if dtype.itemsize > 8:
             raise TypeError(
-                f"{where} has dtype {arr.dtype}; extended-precision floats are not supported"
+                f"{where} has dtype {dtype}; extended-precision floats are not supported, "
+                "convert the array to float64"
             )
-        if arr.dtype == np.float64 and arr.flags.c_contiguous:
-            return Column(FLOAT64, memoryview(arr).cast("B").cast("d"))
-        return Column(FLOAT64, memoryview(np.ascontiguousarray(arr, dtype=np.float64)))
-    raise TypeError(f"{where} has dtype {arr.dtype}; coins must be real numbers")
+        if dtype == np.float64 and arr.flags.c_contiguous and arr.flags.aligned:
+            return Column(FLOAT64, memoryview(arr).cast("B").cast("d"), int, where)
+        # float16/float32 -> float64 is exact; NaN and infinities stay for the kernel to find.
+        return Column(FLOAT64, memoryview(arr.astype(np.float64, order="C")), int, where)
+    raise TypeError(f"{where} has dtype {dtype}; coins must be real numbers")
+
+
+def _split_format(fmt: str) -> tuple[str, str]:
+    """A buffer format as (byte-order prefix for ``struct``, type code)."""
+    if fmt[:1] in "@=<>!":
+        return fmt[0], fmt[1:]
+    return "@", fmt
 
 
 def _from_buffer(obj: Any, where: str) -> Column | None:
@@ -103,23 +143,49 @@ def _from_buffer(obj: Any, where: str) -> Column | None:
     except TypeError:
         return None
     if view.ndim != 1:
-        raise ValueError(f"{where} must be a 1-dimensional buffer, got {view.ndim} dimensions")
-    code, native = _strip_byte_order(view.format)
+        raise ValueError(
+            f"{where} must be a 1-dimensional buffer, got {view.ndim} dimensions "
+            f"(shape {view.shape})"
+        )
+    order, code = _split_format(view.format)
+    if code == "?":
+        raise TypeError(f"{where} is a buffer of booleans (format {view.format!r}); "
+                        "booleans are not coins")
     if code not in _INT_FORMATS and code not in _FLOAT_FORMATS:
         raise TypeError(f"{where} is a buffer of format {view.format!r}; coins must be numbers")
-    if not native:
-        raise TypeError(f"{where} is a buffer in non-native byte order {view.format!r}")
+    native = order in "@=" or order == _NATIVE_ORDER
+    if native and view.c_contiguous:
+        # Zero-copy for the kernels' own formats.
+        if code == "d" and view.itemsize == 8:
+            return Column(FLOAT64, view if view.format == "d" else view.cast("B").cast("d"),
+                          int, where)
+        if code in _SIGNED_8_BYTE_FORMATS and view.itemsize == 8:
+            return Column(INT64, view if view.format == "q" else view.cast("B").cast("q"),
+                          int, where)
+    # Any other layout (other widths, strided, half floats, non-native byte order): decode
+    # with struct, which knows every standard and native size and both byte orders.
+    values = struct.unpack(f"{order}{len(view)}{code}", view.tobytes())
     if code in _FLOAT_FORMATS:
-        if code == "d" and view.c_contiguous:
-            return Column(FLOAT64, view.cast("B").cast("d") if view.format != "d" else view)
-        return Column(FLOAT64, array("d", view.tolist()))
-    if code in _SIGNED_8_BYTE_FORMATS and view.itemsize == 8 and view.c_contiguous:
-        return Column(INT64, view if view.format == "q" else view.cast("B").cast("q"))
-    values = view.tolist()
+        return Column(FLOAT64, array("d", values), int, where)
     try:
-        return Column(INT64, array("q", values))
-    except OverflowError:
-        return Column(OBJECTS, values)
+        return Column(INT64, array("q", values), int, where)
+    except OverflowError:  # uint64 beyond int64: exact Python ints
+        return Column(OBJECTS, list(values), int, where)
+
+
+def _not_a_coin(where: str, index: int, item: Any) -> TypeError:
+    if _is_bool(item):
+        return TypeError(
+            f"{where}: coin at index {index} is {_describe(item)}; booleans are not coins"
+        )
+    return TypeError(
+        f"{where}: coin at index {index} is {_describe(item)}; coins must be real numbers"
+    )
+
+
+def _not_finite(where: str, index: int, item: Any) -> ValueError:
+    return ValueError(f"{where}: coin at index {index} is {_short_repr(item)}; "
+                      "coins must be finite")
 
 
 def _classify(items: list, where: str) -> Column:
@@ -128,10 +194,8 @@ def _classify(items: list, where: str) -> Column:
     converted: list = []
     append = converted.append
     for index, item in enumerate(items):
-        if isinstance(item, bool) or type(item).__name__ == "bool_":
-            raise TypeError(
-                f"{where}: coin at index {index} is {_describe(item)}; booleans are not coins"
-            )
+        if _is_bool(item):
+            raise _not_a_coin(where, index, item)
         if isinstance(item, int):
             item = int(item)
             if not _INT64_MIN <= item <= _INT64_MAX:
@@ -139,72 +203,117 @@ def _classify(items: list, where: str) -> Column:
         elif isinstance(item, float):
             item = float(item)
             if not math.isfinite(item):
-                raise ValueError(f"{where}: coin at index {index} is {item!r}; coins must be finite")
+                raise _not_finite(where, index, item)
             has_float = True
         elif isinstance(item, Fraction):
             has_fraction = True
         elif isinstance(item, Decimal):
             if not item.is_finite():
-                raise ValueError(f"{where}: coin at index {index} is {item!r}; coins must be finite")
+                raise _not_finite(where, index, item)
             has_decimal = True
         elif isinstance(item, numbers.Integral):
-            item = int(item)
+            try:
+                item = int(item)
+            except (TypeError, ValueError, OverflowError):
+                raise _not_a_coin(where, index, item) from None
             if not _INT64_MIN <= item <= _INT64_MAX:
                 has_big = True
         elif isinstance(item, numbers.Rational):
-            item = Fraction(item.numerator, item.denominator)
+            try:
+                item = Fraction(int(item.numerator), int(item.denominator))
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+                raise _not_a_coin(where, index, item) from None
             has_fraction = True
         elif isinstance(item, numbers.Real):
+            original = item
             try:
                 item = float(item)
-            except (TypeError, ValueError, OverflowError):
-                raise TypeError(f"{where}: coin at index {index} is {_describe(item)}") from None
+            except OverflowError:
+                raise ValueError(f"{where}: coin at index {index} is {_describe(original)}; "
+                                 "it is too large for a float") from None
+            except (TypeError, ValueError):
+                raise _not_a_coin(where, index, item) from None
             if not math.isfinite(item):
-                raise ValueError(f"{where}: coin at index {index} is {item!r}; coins must be finite")
+                # A wide float (e.g. numpy.longdouble) can be finite and still be inf as a float.
+                raise _not_finite(where, index, original)
             has_float = True
         else:
-            raise TypeError(
-                f"{where}: coin at index {index} is {_describe(item)}; coins must be real numbers"
-            )
+            raise _not_a_coin(where, index, item)
         append(item)
     if has_decimal and (has_float or has_fraction):
         raise TypeError(f"{where} mixes Decimal with float or Fraction coins; use one kind")
     if has_float:
         return _to_float_column(converted, where)
     if has_fraction:
-        return Column(OBJECTS, converted, Fraction)
+        return Column(OBJECTS, converted, Fraction, where)
     if has_decimal:
-        return Column(OBJECTS, [Decimal(x) for x in converted], Decimal)
+        decimals = [x if isinstance(x, Decimal) else Decimal(x) for x in converted]
+        _check_decimal_digits(decimals, where)
+        return Column(OBJECTS, decimals, Decimal, where)
     if has_big:
-        return Column(OBJECTS, converted)
-    return Column(INT64, array("q", converted))
+        return Column(OBJECTS, converted, int, where)
+    return Column(INT64, array("q", converted), int, where)
 
 
-def _to_float_column(values: list, where: str) -> Column:
+def _check_decimal_digits(decimals: list, where: str) -> None:
+    """Refuse Decimal coins whose exact sums need far more digits than the coins have."""
+    if not decimals:
+        return
+    low = high = 0  # sums start from the integer 0
+    low_index = high_index = -1
+    input_digits = 0
+    for index, d in enumerate(decimals):
+        sign, digits, exponent = d.as_tuple()
+        input_digits += len(digits)
+        if exponent < low:
+            low, low_index = exponent, index
+        top = exponent + len(digits)
+        if top > high:
+            high, high_index = top, index
+    span = high - low
+    if span * len(decimals) > max(_DECIMAL_DIGIT_BUDGET, 10 * input_digits):
+        ends = []
+        if high_index >= 0:
+            ends.append(f"coin at index {high_index} is {_short_repr(decimals[high_index])}")
+        if low_index >= 0:
+            ends.append(f"coin at index {low_index} is {_short_repr(decimals[low_index])}")
+        raise ValueError(
+            f"{where}: exact Decimal sums of these coins need {span} digits each "
+            f"({', '.join(ends)}); round the coins to a common, smaller exponent range"
+        )
+
+
+def _to_float_column(values: Sequence, where: str) -> Column:
     try:
-        return Column(FLOAT64, array("d", [float(x) for x in values]))
+        return Column(FLOAT64, array("d", [float(x) for x in values]), int, where)
     except OverflowError:
-        for index, x in enumerate(values):
-            try:
-                float(x)
-            except OverflowError:
-                raise ValueError(
-                    f"{where}: coin at index {index} is too large for a float; the row "
-                    "has float coins, so all coins are solved as floats"
-                ) from None
-        raise
+        raise _too_large_for_float(values, where, "the row has float coins") from None
+
+
+def _too_large_for_float(values: Sequence, where: str, reason: str) -> ValueError:
+    for index, x in enumerate(values):
+        try:
+            float(x)
+        except OverflowError:
+            return ValueError(
+                f"{where}: coin at index {index} is too large for a float; {reason}, "
+                "so all coins are solved as floats"
+            )
+    return ValueError(f"{where}: a coin is too large for a float")  # pragma: no cover
 
 
 def column(row: Any, where: str) -> Column:
     """Normalise one row or stack. ``where`` names it in error messages ("row 2")."""
     if isinstance(row, (str, bytes, bytearray)):
-        raise TypeError(
-            f"{where} is a {type(row).__name__}; expected a sequence of numbers or a numeric buffer"
-        )
+        raise TypeError(f"{where} is a {type(row).__name__}; {_EXPECTED}")
     if _is_numpy_array(row):
         found = _from_numpy(row, where)
         if found is not None:
             return found
+    elif isinstance(row, (Set, Mapping)):
+        # Iterating them gives no meaningful left-to-right order (or gives a dict's keys).
+        raise TypeError(f"{where} is a {type(row).__name__}, which has no order of coins; "
+                        f"{_EXPECTED}")
     elif not isinstance(row, (list, tuple)):
         found = _from_buffer(row, where)
         if found is not None:
@@ -212,20 +321,23 @@ def column(row: Any, where: str) -> Column:
     if isinstance(row, list):
         items = row
     else:
-        if not isinstance(row, Iterable):
-            raise TypeError(
-                f"{where} is {_describe(row)}; expected a sequence of numbers or a numeric buffer"
-            )
-        items = list(row)
+        try:
+            iterator = iter(row)
+        except TypeError:
+            raise TypeError(f"{where} is {_describe(row)}; {_EXPECTED}") from None
+        try:
+            items = list(iterator)
+        except OverflowError:  # e.g. range(10**20): more coins than a list can hold
+            raise ValueError(f"{where} is {_describe(row)}; it has too many coins") from None
     kinds = set(map(type, items))
     if kinds <= {int}:
         try:
-            return Column(INT64, array("q", items))
+            return Column(INT64, array("q", items), int, where)
         except OverflowError:
-            return Column(OBJECTS, list(items))
+            return Column(OBJECTS, list(items), int, where)
     if kinds <= {int, float}:
-        column_ = _to_float_column(items, where)
-        return column_
+        # NaN and infinities are found by the kernel, without a Python pass here.
+        return _to_float_column(items, where)
     return _classify(items, where)
 
 
@@ -241,6 +353,9 @@ def unify(columns: Sequence[Column], where: str = "game") -> tuple[str, type]:
         if Decimal in exact and Fraction in exact:
             raise TypeError(f"{where} mixes Decimal with Fraction coins; use one kind")
         if Decimal in exact:
+            if len(columns) > 1:
+                _check_decimal_digits([x for c in columns for x in as_objects(c, Decimal)],
+                                      where)
             return OBJECTS, Decimal
         if Fraction in exact:
             return OBJECTS, Fraction
@@ -260,9 +375,14 @@ def as_objects(col: Column, exact_type: type) -> list:
 
 
 def as_floats(col: Column) -> array | memoryview:
+    """The column's coins as float64 (for a game where some component has float coins)."""
     if col.kind == FLOAT64:
         return col.data
-    return array("d", [float(x) for x in as_objects(col, int)])
+    values = as_objects(col, int)
+    try:
+        return array("d", [float(x) for x in values])
+    except OverflowError:
+        raise _too_large_for_float(values, col.where, "the game has float coins") from None
 
 
 def as_int64(col: Column) -> array | memoryview:

@@ -8,15 +8,17 @@ the table. Taking a coin only moves a bound, so a new position costs O(k), not a
 from __future__ import annotations
 
 import decimal
+import math
 import numbers
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, Union
 
 from . import _core
-from ._coins import FLOAT64, INT64, OBJECTS, Column, as_floats, as_objects, column, unify
+from ._coins import (FLOAT64, INT64, OBJECTS, Column, _describe, as_floats, as_objects,
+                     column, unify)
 from ._forest import ForestState, forest_line, forest_sum, forest_value, parse_forest
 
 Number = Union[int, float, Fraction, Decimal]
@@ -84,6 +86,12 @@ class _Coins:
             self._objects = self.data if self.kind == OBJECTS else self.data.tolist()
         return self._objects
 
+    def exact_objects(self) -> list:
+        """The coins as exact numbers: floats as Fractions (for the float overflow fallback)."""
+        if self.kind == FLOAT64:
+            return [Fraction(x) for x in self.data.tolist()]
+        return self.objects()
+
     def where(self, component: int) -> str:
         if component < self.n_rows:
             return f"row {component}"
@@ -98,19 +106,35 @@ class _Coins:
         return tuple(self.data[start:stop].tolist())
 
 
+class _RowCoins(_Coins):
+    """The coins of the one-row functions: error messages say "row", as ``column`` does."""
+
+    __slots__ = ()
+
+    def where(self, component: int) -> str:
+        return "row"
+
+
 def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = None) -> _Coins:
     """The flat storage; a forest's values (if any) go after every row and stack."""
     columns: list[Column] = []
     n_rows = 0
     for label, group in (("row", rows), ("stack", stacks)):
-        if isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
+        if (isinstance(group, (str, bytes, Set, Mapping))
+                or not isinstance(group, Iterable)):
             raise TypeError(
                 f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
             )
+        try:
+            group = list(group)
+        except NotImplementedError:  # a multi-dimensional memoryview cannot be iterated
+            raise TypeError(
+                f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
+            ) from None
         for i, component in enumerate(group):
             if isinstance(component, (numbers.Number, Decimal)):
                 raise TypeError(
-                    f"{label}s[{i}] is {component!r} of type {type(component).__name__}, not a "
+                    f"{label}s[{i}] is {_describe(component)}, not a "
                     f"{label}; {label}s= takes a sequence of {label}s, e.g. {label}s=[[3, 1, 2]]"
                 )
             columns.append(column(component, f"{label} {i}"))
@@ -125,8 +149,9 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = N
     if forest is not None:
         columns = columns + [forest]
     kind, exact_type = unify(columns)
+    # A Game is immutable: it never keeps a view of the caller's (mutable) buffer.
     if kind == INT64:
-        if len(columns) == 1:
+        if len(columns) == 1 and not isinstance(columns[0].data, memoryview):
             data = columns[0].data
         else:
             flat = array("q")
@@ -134,7 +159,8 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = N
                 flat.frombytes(memoryview(c.data).cast("B"))
             data = flat
     elif kind == FLOAT64:
-        if len(columns) == 1 and columns[0].kind == FLOAT64:
+        if (len(columns) == 1 and columns[0].kind == FLOAT64
+                and not isinstance(columns[0].data, memoryview)):
             data = columns[0].data
         else:
             flat = array("d")
@@ -145,11 +171,40 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = N
         data = []
         for c in columns:
             data.extend(as_objects(c, exact_type))
-    return _Coins(kind, exact_type, memoryview(data) if kind != OBJECTS else data,
-                  bases, lengths, n_rows)
+    coins = _Coins(kind, exact_type, memoryview(data) if kind != OBJECTS else data,
+                   bases, lengths, n_rows)
+    if kind == FLOAT64:
+        _check_finite(coins)
+    return coins
+
+
+def _check_finite(coins: _Coins) -> None:
+    """NaN or an infinity makes a Game invalid from the start: one pass in the kernel."""
+    starts = array("q", coins.bases)
+    stops = array("q", [b + n for b, n in zip(coins.bases, coins.lengths)])
+    _, total = _core.game_sum(coins.data, starts, stops)
+    if not math.isfinite(total):  # a bad coin, or only a sum beyond the float range
+        for flat_index, coin in enumerate(coins.data.tolist()):
+            if not math.isfinite(coin):
+                raise _not_finite(coins, starts, stops, flat_index)
+
+
+def _round_float(exact: Any) -> float:
+    """An exact number rounded to the nearest float: +-inf beyond the float range (IEEE 754)."""
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def _finite(coins: _Coins, result: Any) -> bool:
+    """False when a float kernel overflowed: inf and NaN never turn finite again."""
+    return coins.kind != FLOAT64 or math.isfinite(result)
 
 
 def _exact(coins: _Coins, result: Any) -> Number:
+    if coins.exact_type is float:
+        return _round_float(result)
     if coins.exact_type is Fraction:
         return Fraction(result)
     if coins.exact_type is Decimal:
@@ -171,23 +226,27 @@ def _value(coins: _Coins, starts: array, stops: array) -> Number:
     """The value of a position: O(n) for one row, O(n log k) for k components."""
     if coins.kind != OBJECTS:
         status, result, bad = _core.game_value(coins.data, starts, stops, coins.n_rows)
-        if status == _core.STATUS_OK:
+        if status == _core.STATUS_OK and _finite(coins, result):
             return result
         if status == _core.STATUS_NOT_FINITE:
             raise _not_finite(coins, starts, stops, bad)
-    # OBJECTS, or an int64 overflow: the same algorithm, exactly, on Python numbers.
+    # OBJECTS, an int64 overflow or a float overflow: the same algorithm, exactly.
+    return _exact(coins, _exact_value(coins, starts, stops))
+
+
+def _exact_value(coins: _Coins, starts: array, stops: array) -> Any:
+    """The value on exact Python numbers (float coins as Fractions)."""
     with decimal.localcontext(_EXACT_DECIMAL):
-        result = _core.game_value_objects(coins.objects(), starts, stops, coins.n_rows)
-    return _exact(coins, result)
+        return _core.game_value_objects(coins.exact_objects(), starts, stops, coins.n_rows)
 
 
 def _sum(coins: _Coins, starts: array, stops: array) -> Number:
     """The sum of the coins on the table (exact for ints: int64 overflow goes to Python ints)."""
     if coins.kind != OBJECTS:
         status, total = _core.game_sum(coins.data, starts, stops)
-        if status == _core.STATUS_OK:
+        if status == _core.STATUS_OK and _finite(coins, total):
             return total
-    data = coins.objects()
+    data = coins.exact_objects()
     with decimal.localcontext(_EXACT_DECIMAL):
         total = sum(sum(data[starts[c]:stops[c]]) for c in range(len(starts)))
     return _exact(coins, total)
@@ -209,6 +268,13 @@ def _profits(coins: _Coins, starts: array, stops: array, advantage: Number,
             first = ((total + advantage) * _HALF_DECIMAL).quantize(Decimal(1).scaleb(exponent))
     else:
         first = (total + advantage) / 2
+        if coins.kind == FLOAT64 and not (math.isfinite(first) and math.isfinite(total - first)):
+            # A float overflow: both profits exactly, each rounded once.
+            exact = coins.exact_objects()
+            total = sum(sum(exact[starts[c]:stops[c]]) for c in range(len(starts)))
+            advantage = _exact_value(coins, starts, stops)
+            return Profits(_round_float((total + advantage) / 2),
+                           _round_float((total - advantage) / 2))
     with decimal.localcontext(_EXACT_DECIMAL):
         return Profits(first, total - first)
 
@@ -231,14 +297,14 @@ def _line(coins: _Coins, starts: array, stops: array) -> _Line:
         components = array("q", bytes(8 * n))
         flat = array("q", bytes(8 * n))
         ends = array("B", bytes(n))
-        status, _, bad = _core.game_play(coins.data, starts, stops, coins.n_rows,
-                                         components, flat, ends)
-        if status == _core.STATUS_OK:
+        status, total, bad = _core.game_play(coins.data, starts, stops, coins.n_rows,
+                                             components, flat, ends)
+        if status == _core.STATUS_OK and _finite(coins, total):
             return _Line(components, flat, ends)
         if status == _core.STATUS_NOT_FINITE:
             raise _not_finite(coins, starts, stops, bad)
     with decimal.localcontext(_EXACT_DECIMAL):
-        _, moves = _core.game_play_objects(coins.objects(), starts, stops, coins.n_rows)
+        _, moves = _core.game_play_objects(coins.exact_objects(), starts, stops, coins.n_rows)
     if not moves:
         return _Line(array("q"), array("q"), array("B"))
     components, flat, ends = zip(*moves)
@@ -556,7 +622,7 @@ def _row_coins(row: Any) -> _Coins:
     col = column(row, "row")
     kind, exact_type = unify([col], "row")
     data = col.data if kind == OBJECTS else memoryview(col.data)
-    return _Coins(kind, exact_type, data, (0,), (len(col),), 1)
+    return _RowCoins(kind, exact_type, data, (0,), (len(col),), 1)
 
 
 def _bounds(start: int, stop: int) -> tuple[array, array]:
@@ -568,8 +634,11 @@ def value(row: Any) -> Number:
 
     Own total minus the opponent's; ``0`` for an empty row. Exact: ints give an ``int``
     (int64 overflow is redone on Python ints), floats a ``float``, ``Fraction``/``Decimal``
-    their own type. O(n) time, at most one machine number of extra memory per coin; a
-    contiguous int64/float64 buffer (NumPy array, ``array.array``) is read without a copy.
+    their own type. A float overflow on the way (inf or NaN in the float kernel) is redone
+    exactly on Fractions and rounded once: the answer is ``+-inf`` only when the exact value
+    itself is beyond the float range (IEEE 754 rounding), and never NaN. O(n) time, at
+    most one machine number of extra memory per coin; a contiguous int64/float64 buffer
+    (NumPy array, ``array.array``) is read without a copy.
 
     >>> value([3, 2, 2, 3, 1, 2])
     3
@@ -603,10 +672,16 @@ def best_move(row: Any) -> str:
     if n == 0:
         raise ValueError("the row is empty: there is no move")
     if n == 1:
+        if coins.kind == FLOAT64 and not math.isfinite(coins.coin(0)):
+            raise _not_finite(coins, *_bounds(0, 1), 0)
         return "left"
     with decimal.localcontext(_EXACT_DECIMAL):
         left = coins.coin(0) - _value(coins, *_bounds(1, n))
         right = coins.coin(n - 1) - _value(coins, *_bounds(0, n - 1))
+        if coins.kind == FLOAT64 and not (math.isfinite(left) and math.isfinite(right)):
+            exact = coins.exact_objects()
+            left = exact[0] - _exact_value(coins, *_bounds(1, n))
+            right = exact[n - 1] - _exact_value(coins, *_bounds(0, n - 1))
         return "left" if left >= right else "right"
 
 
