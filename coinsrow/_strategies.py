@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
 from ._engine import Engine
-from ._game import _EXACT_DECIMAL, Game, Move, Number
+from ._game import _EXACT_DECIMAL, Game, Move, Number, _Line
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
@@ -272,9 +272,9 @@ def _through_engine(start: Game, players: tuple) -> Playout:
     # The start's optimal line, followed while every move so far is on it: the optimal
     # player's move there is the line's (O(1)), and the positions handed to the strategies
     # carry the line, so their own best_move() is O(1) too.
-    line = start._ensure_line() if any(p is _OPTIMAL for p in players) else None
+    on_line = any(p is _OPTIMAL for p in players)
+    line = start._ensure_line() if on_line else _NO_LINE
     line_turn = start._turn
-    on_line = line is not None
     totals = [coins.exact_type(0)] * 2
     moves: list[Move] = []
     with decimal.localcontext(_EXACT_DECIMAL):
@@ -300,6 +300,9 @@ def _through_engine(start: Game, players: tuple) -> Playout:
             moves.append(move)
             totals[turn % 2] += move.coin
     return Playout(moves, totals[0], totals[1])
+
+
+_NO_LINE = _Line(array("q"), array("q"), array("B"))
 
 
 def _component_and_flat(game: Game, move: Move) -> tuple[int, int]:

@@ -139,7 +139,7 @@ def _forest_layout(parents: Any) -> tuple[list[float], list[int], int]:
     """
     n = len(parents)
     children: list[list[int]] = [[] for _ in range(n)]
-    roots = []
+    roots: list[int] = []
     for node, parent in enumerate(parents):
         (roots if parent < 0 else children[parent]).append(node)
     x = [0.0] * n
@@ -256,13 +256,13 @@ def game_svg(game: Any) -> str:
     if forest is not None and forest[0]:
         values, parents = forest
         nodes = _forest_nodes(game, len(values))
-        x, depth, slots = _forest_layout(parents)
+        slot_of, depth, slots = _forest_layout(parents)
         y += 6
         top = y + _RADIUS + 6
         body.append(_text(_MARGIN, top + 5, "forest", class_="label", font_size=13,
                           fill="#222222"))
         left = _MARGIN + _LABEL_WIDTH + _RADIUS
-        centres = [(left + x[j] * _CELL, top + depth[j] * _TREE_LEVEL)
+        centres = [(left + slot_of[j] * _CELL, top + depth[j] * _TREE_LEVEL)
                    for j in range(len(values))]
         # Edges first, under the discs; each leaves its parent below the parent's turn.
         edges = [f'<line x1="{centres[p][0]:g}" y1="{centres[p][1] + _RADIUS + 19:g}" '
@@ -273,8 +273,8 @@ def game_svg(game: Any) -> str:
                         + "".join(edges) + "</g>")
         for j, coin in enumerate(values):
             node = nodes[j]
-            cx, cy = centres[j]
-            body.append(_coin(cx, cy, coin, turn_of.get(("tree", node, node)),
+            node_x, node_y = centres[j]
+            body.append(_coin(node_x, node_y, coin, turn_of.get(("tree", node, node)),
                               f"tree node {node}"))
         width = max(width, _MARGIN + _LABEL_WIDTH + slots * _CELL)
         y += (max(depth) + 1) * _TREE_LEVEL

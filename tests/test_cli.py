@@ -828,4 +828,4 @@ def test_two_forests_are_an_error(tmp_path):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sys, "stdin", io.StringIO(path.read_text()))
         status, out, err = call_main(["-f", str(path), "-"])
-    assert status == 2 and "a second forest" in err
+    assert status == 2 and out == "" and "a second forest" in err

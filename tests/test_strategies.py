@@ -450,9 +450,9 @@ def test_strategies_see_the_current_position_and_its_line():
     for _ in range(100):
         rows, stacks = _random_game(rng)
         game = Game(rows=rows, stacks=stacks)
-        seen = []
+        seen: list[Game] = []
 
-        def recorder(position: Game) -> Move:
+        def recorder(position: Game, seen: list[Game] = seen) -> Move:
             seen.append(position)
             return position.best_move()
 
