@@ -2,7 +2,8 @@
 
     coinsrow 3 2 2 3 1 2                  one row on the command line
     coinsrow - < coins.txt                coins from standard input (whitespace or commas)
-    coinsrow -f game.json                 a file: coins, or {"rows": [[...]], "stacks": [[...]]}
+    coinsrow -f game.json                 a file: coins, or {"rows": [[...]], "stacks": [[...]],
+                                          "forest": {"values": [...], "parents": [...]}}
     coinsrow --row "3 1 2" --stack "5 1"  several rows and stacks (stacks top first)
     coinsrow demo                         a solved example from the literature, and why
     coinsrow silver 1 3 5                 the Silver Dollar game: winner and winning move
@@ -14,15 +15,18 @@ JSON output (``--json``): numbers are JSON numbers for ints and floats, strings 
 
     {"number_type": "int" | "float" | "Fraction" | "Decimal",
      "rows": [[coin, ...], ...], "stacks": [[coin, ...], ...],
+     "forest": {"values": [coin, ...], "parents": [p, ...]},     (only for a forest)
      "profits": {"first": x, "second": y}, "value": x - y,
      "best_move": MOVE or null,
      "play": [MOVE, ...]}
 
-    MOVE = {"turn": 1, "player": "first" | "second", "kind": "row" | "stack",
-            "index": i, "end": "left" | "right" | "top", "position": p, "coin": c,
+    MOVE = {"turn": 1, "player": "first" | "second", "kind": "row" | "stack" | "tree",
+            "index": i, "end": "left" | "right" | "top" | "root", "position": p, "coin": c,
             "first_total": running total, "second_total": running total}
 
-Turns count from 1; ``index`` and ``position`` from 0, as in ``coinsrow.Move``.
+Turns count from 1; ``index`` and ``position`` from 0, as in ``coinsrow.Move``. A forest's
+``parents[i]`` is the index of node i's parent, -1 for a root; a move takes a root (its
+children become roots), and a tree move's ``index`` and ``position`` are the node.
 """
 
 from __future__ import annotations
@@ -137,10 +141,39 @@ def _json_coin(item: Any, where: str, as_float: bool) -> Any:
     return item
 
 
-def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list]:
-    """(rows, stacks) from a JSON document: a list of coins (one row) or
-    ``{"rows": [[...], ...], "stacks": [[...], ...]}``. Numbers with a fraction or an exponent
-    are read as Decimal (exact), never through a binary float unless ``as_float``."""
+def _json_forest(forest: Any, source: str, as_float: bool) -> tuple[list, list]:
+    """(values, parents) of ``{"values": [...], "parents": [...]}``; the Game checks that
+    the parents are in range and form no cycle."""
+    if not isinstance(forest, dict):
+        raise UsageError(f"{source}: \"forest\" must be an object {{\"values\": [...], "
+                         f"\"parents\": [...]}}, got {json.dumps(forest, default=str)[:40]}")
+    unknown = sorted(set(forest) - {"values", "parents"})
+    if unknown:
+        raise UsageError(f"{source}: forest: unknown key {unknown[0]!r} (expected \"values\" "
+                         f"and \"parents\")")
+    for key in ("values", "parents"):
+        if not isinstance(forest.get(key), list):
+            raise UsageError(f"{source}: forest: \"{key}\" must be a list")
+    values = [_json_coin(c, f"{source}: forest values[{i}]", as_float)
+              for i, c in enumerate(forest["values"])]
+    parents = forest["parents"]
+    for i, parent in enumerate(parents):
+        if isinstance(parent, bool) or not isinstance(parent, int):
+            shown = str(parent) if isinstance(parent, Decimal) else json.dumps(parent)
+            raise UsageError(f"{source}: forest parents[{i}]: {shown[:40]} is not a node index "
+                             "(an integer, -1 for a root)")
+    if len(parents) != len(values):
+        raise UsageError(f"{source}: forest has {len(values)} values but {len(parents)} "
+                         "parents")
+    return values, parents
+
+
+def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tuple | None]:
+    """(rows, stacks, forest) from a JSON document: a list of coins (one row) or
+    ``{"rows": [[...], ...], "stacks": [[...], ...], "forest": {"values": [...],
+    "parents": [...]}}`` (every key optional; forest ``None`` when absent). Numbers with a
+    fraction or an exponent are read as Decimal (exact), never through a binary float unless
+    ``as_float``."""
 
     def reject_constant(name: str) -> NoReturn:
         raise UsageError(f"{source}: {name} is not a finite number")
@@ -159,11 +192,12 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list]:
         document = {"rows": [document]}
     if not isinstance(document, dict):
         raise UsageError(f"{source}: expected a JSON object {{\"rows\": [[...]], \"stacks\": "
-                         f"[[...]]}} or a list of coins, got {type(document).__name__}")
-    unknown = sorted(set(document) - {"rows", "stacks"})
+                         f"[[...]], \"forest\": {{...}}}} or a list of coins, got "
+                         f"{type(document).__name__}")
+    unknown = sorted(set(document) - {"rows", "stacks", "forest"})
     if unknown:
-        raise UsageError(f"{source}: unknown key {unknown[0]!r} (expected \"rows\" and/or "
-                         f"\"stacks\")")
+        raise UsageError(f"{source}: unknown key {unknown[0]!r} (expected \"rows\", "
+                         f"\"stacks\" and/or \"forest\")")
     result: dict[str, list] = {}
     for key in ("rows", "stacks"):
         components = document.get(key, [])
@@ -177,7 +211,10 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list]:
             parsed.append([_json_coin(c, f"{source}: {key}[{i}][{j}]", as_float)
                            for j, c in enumerate(component)])
         result[key] = parsed
-    return result["rows"], result["stacks"]
+    forest = None
+    if "forest" in document:
+        forest = _json_forest(document["forest"], source, as_float)
+    return result["rows"], result["stacks"], forest
 
 
 def _read_source(name: str) -> str:
@@ -195,30 +232,32 @@ def _read_source(name: str) -> str:
         raise UsageError(f"cannot read {name!r}: {error.strerror or error}") from None
 
 
-def _read_game_text(text: str, source: str, as_float: bool) -> tuple[list, list]:
+def _read_game_text(text: str, source: str,
+                    as_float: bool) -> tuple[list, list, tuple | None]:
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         return parse_json(text, source, as_float)
     coins = parse_coins(text, source, as_float)
     if not coins:
         raise UsageError(f"{source}: no coins")
-    return [coins], []
+    return [coins], [], None
 
 
-def _exact_kinds(rows: list, stacks: list) -> tuple[list, list]:
+def _exact_kinds(rows: list, stacks: list, forest_values: list) -> tuple[list, list, list]:
     """Decimal and Fraction coins in one game: read the decimals as Fractions (exactly)."""
-    coins = [c for component in rows + stacks for c in component]
+    coins = [c for component in rows + stacks + [forest_values] for c in component]
     if any(isinstance(c, Fraction) for c in coins) and any(isinstance(c, Decimal) for c in coins):
         def convert(component: list) -> list:
             return [Fraction(c) if isinstance(c, Decimal) else c for c in component]
-        return [convert(r) for r in rows], [convert(s) for s in stacks]
-    return rows, stacks
+        return [convert(r) for r in rows], [convert(s) for s in stacks], convert(forest_values)
+    return rows, stacks, forest_values
 
 
 def read_game(args: argparse.Namespace) -> Game:
     """The game described by the command line (positional coins, -f, --row, --stack)."""
     rows: list = []
     stacks: list = []
+    forest: tuple | None = None
     coins = [c.strip() for c in args.coins]
     sources = ([args.file] if args.file else [])
     if "-" in coins:
@@ -233,19 +272,27 @@ def read_game(args: argparse.Namespace) -> Game:
                      for i, token in enumerate(coins, 1)])
     for name in sources:
         label = "standard input" if name == "-" else name
-        more_rows, more_stacks = _read_game_text(_read_source(name), label, args.float)
+        more_rows, more_stacks, more_forest = _read_game_text(_read_source(name), label,
+                                                              args.float)
         rows += more_rows
         stacks += more_stacks
+        if more_forest is not None:
+            if forest is not None:
+                raise UsageError(f"{label}: a second forest (a game has at most one; put "
+                                 "every tree in one \"forest\")")
+            forest = more_forest
     for i, text in enumerate(args.row or [], 1):
         rows.append(parse_coins(text, f"--row #{i}", args.float, multiline=False))
     for i, text in enumerate(args.stack or [], 1):
         stacks.append(parse_coins(text, f"--stack #{i}", args.float, multiline=False))
-    if not any(rows) and not any(stacks):
+    forest_values, parents = forest if forest is not None else ([], [])
+    if not any(rows) and not any(stacks) and not forest_values:
         raise UsageError("no coins given (try 'coinsrow 3 2 2 3 1 2', 'coinsrow demo' or "
                          "'coinsrow --help')")
-    rows, stacks = _exact_kinds(rows, stacks)
+    rows, stacks, forest_values = _exact_kinds(rows, stacks, forest_values)
     try:
-        return Game(rows=rows, stacks=stacks)
+        return Game(rows=rows, stacks=stacks,
+                    forest=None if forest is None else (forest_values, parents))
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
 
@@ -264,6 +311,8 @@ def _json_number(x: Any, number_type: type) -> Any:
 
 
 def _where(move: Move) -> str:
+    if move.kind == "tree":
+        return f"tree node {move.index}"
     return f"{move.kind} {move.index} {move.end}"
 
 
@@ -339,6 +388,8 @@ def _echo(values: Sequence[Any]) -> str:
 def _describe_move(move: Move) -> str:
     if move.kind == "stack":
         return f"take {format_number(move.coin)} from the top of stack {move.index}"
+    if move.kind == "tree":
+        return f"take {format_number(move.coin)} at the root node {move.index} of the forest"
     return f"take {format_number(move.coin)} from the {move.end} end of row {move.index}"
 
 
@@ -372,6 +423,10 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
         if not args.quiet:
             document["rows"] = [[_json_number(c, kind) for c in r] for r in game.rows]
             document["stacks"] = [[_json_number(c, kind) for c in s] for s in game.stacks]
+            if game.forest is not None:
+                values, parents = game.forest
+                document["forest"] = {"values": [_json_number(c, kind) for c in values],
+                                      "parents": list(parents)}
         document["profits"] = {"first": _json_number(profits.first, kind),
                                "second": _json_number(profits.second, kind)}
         if not args.quiet:
@@ -386,6 +441,10 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     lines = [f"row {i}: {_echo(r)}" for i, r in enumerate(game.rows)]
     lines += [f"stack {i} (top first): {_echo(s)}" for i, s in enumerate(game.stacks)]
+    if game.forest is not None:
+        values, parents = game.forest
+        lines.append(f"forest ({len(values)} nodes, a move takes a root): values {_echo(values)}")
+        lines.append(f"  parents (-1: a root): {_echo(parents)}")
     lines.append(f"profits: first {format_number(profits.first)}, "
                  f"second {format_number(profits.second)}")
     lines.append(f"value: {format_number(profits.first - profits.second)} "
@@ -584,7 +643,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="the coins of one row; '-' reads coins from standard input")
     parser.add_argument("-f", "--file", metavar="FILE",
                         help="read coins (whitespace or comma separated) or a JSON document "
-                             "{\"rows\": [[...]], \"stacks\": [[...]]} from FILE ('-': stdin)")
+                             "{\"rows\": [[...]], \"stacks\": [[...]], \"forest\": {\"values\": "
+                             "[...], \"parents\": [...]}} from FILE ('-': stdin); a forest's "
+                             "parents[i] is node i's parent, -1 for a root")
     parser.add_argument("--row", action="append", metavar="COINS",
                         help="a row, e.g. --row \"3 1 2\" (repeatable)")
     parser.add_argument("--stack", action="append", metavar="COINS",

@@ -3,20 +3,26 @@
 A strategy chooses a move in a position: it is one of the names in ``STRATEGY_NAMES`` or any
 callable ``f(game) -> Move``. ``simulate`` plays a whole game between two strategies.
 
-The optimal player follows the ``Game``'s cached optimal line (``best_move``/``take``): while
-both players stay on it a move costs O(k) for k rows and stacks, so optimal against optimal is
-O(n log k) in total; each move of the opponent that leaves the line costs one O(n log k)
-recomputation at the optimal player's next turn.
+``simulate`` plays through an ``Engine`` (API.md §7): every move, by either side, is taken on
+the engine in O(log n) amortised, and the optimal player reads its move from it in O(log n),
+so a whole game costs O(n log n) whatever the opponent does. While every move so far follows
+the ``Game``'s optimal line, the optimal player plays that line instead (another optimal move
+where there are ties), so optimal against optimal gives exactly ``Game.play()``; the other
+named strategies see the engine's position (O(k) per move for k rows and stacks). Forests
+(``Game(forest=...)``) are not in the engine's structure: for them the playout steps through
+``Game.take`` as before (the line while on it, one O(n log n) recomputation per move off it).
 """
 
 from __future__ import annotations
 
 import decimal
 import random
+from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
-from ._game import _EXACT_DECIMAL, Game, Move, Number
+from ._engine import Engine
+from ._game import _EXACT_DECIMAL, Game, Move, Number, _Line
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
@@ -41,10 +47,6 @@ class Playout(NamedTuple):
 # then called with the position at each of its turns.
 
 
-def _optimal(game: Game) -> Move:
-    return game.best_move()
-
-
 def _greedy(game: Game) -> Move:
     """The largest coin available; ties: lowest row, then stack, index, then the left end."""
     moves = game.moves()  # rows first, then stacks; a row's left end before its right
@@ -57,6 +59,8 @@ def _greedy(game: Game) -> Move:
 
 def _single_row(game: Game) -> int | None:
     """The index of the only row with coins, if the game is one row (empty rows aside)."""
+    if game._forest is not None and game._forest.left:
+        return None
     starts, stops, n_rows = game._starts, game._stops, game._coins.n_rows
     found = None
     for c in range(len(starts)):
@@ -125,8 +129,6 @@ class _Random:
 
 
 def _named(name: str, role: str, game: Game, rng: random.Random) -> Callable[[Game], Move]:
-    if name == "optimal":
-        return _optimal
     if name == "greedy":
         return _greedy
     if name == "random":
@@ -164,7 +166,10 @@ def _named(name: str, role: str, game: Game, rng: random.Random) -> Callable[[Ga
 def _describe_components(game: Game) -> str:
     rows = sum(1 for r in game.rows if r)
     stacks = sum(1 for s in game.stacks if s)
-    return f"{rows} non-empty row(s) and {stacks} non-empty stack(s)"
+    text = f"{rows} non-empty row(s) and {stacks} non-empty stack(s)"
+    if game._forest is not None and game._forest.left:
+        text += f" and a forest of {game._forest.left} node(s)"
+    return text
 
 
 def _checked(strategy: Callable[[Game], Any], role: str) -> Callable[[Game, int], Move]:
@@ -201,9 +206,16 @@ def _checked(strategy: Callable[[Game], Any], role: str) -> Callable[[Game, int]
     return choose
 
 
+def _OPTIMAL(position: Game, turn: int) -> Move:
+    """The optimal player; ``simulate`` recognises it and asks its engine or line instead."""
+    return position.best_move()
+
+
 def _player(strategy: Strategy, role: str, game: Game,
             rng: random.Random) -> Callable[[Game, int], Move]:
     if isinstance(strategy, str):
+        if strategy == "optimal":
+            return _OPTIMAL
         named = _named(strategy, role, game, rng)
         return lambda position, turn: named(position)
     if callable(strategy):
@@ -230,9 +242,13 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
       larger coin then left to the opponent is larger (ties: left);
     - ``"random"``: a uniformly random legal move from ``random.Random(seed)``.
 
-    Optimal against optimal gives the moves of ``Game.play()`` and the totals of
-    ``profits()``, in O(n log k) for n coins in k rows and stacks; against anything else,
-    each of the opponent's moves off the optimal line costs one O(n log k) recomputation.
+    The game is played on an ``Engine``: building it costs O(n log n) and each move O(log n)
+    amortised, so a whole game costs O(n log n) against any strategy (plus what the
+    strategies themselves cost: O(k) per move for the named ones, k rows and stacks).
+    While every move so far follows the ``Game``'s optimal line, "optimal" plays that line,
+    so optimal against optimal gives the moves of ``Game.play()`` and the totals of
+    ``profits()``. A ``Game`` with a forest is played through ``Game.take`` instead: the
+    line while on it, one O(n log n) recomputation per optimal move off it.
     Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are sums in move
     order.
 
@@ -244,11 +260,66 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     position = game if isinstance(game, Game) else Game(rows=[game])
     rng = random.Random(seed)
     players = (_player(first, "first", position, rng), _player(second, "second", position, rng))
+    if position._forest is not None:
+        return _through_games(position, players)
+    return _through_engine(position, players)
+
+
+def _through_engine(start: Game, players: tuple) -> Playout:
+    """The playout on an ``Engine``: O(log n) amortised per move (plus the strategies' own)."""
+    engine = Engine(start)
+    coins = start._coins
+    # The start's optimal line, followed while every move so far is on it: the optimal
+    # player's move there is the line's (O(1)), and the positions handed to the strategies
+    # carry the line, so their own best_move() is O(1) too.
+    on_line = any(p is _OPTIMAL for p in players)
+    line = start._ensure_line() if on_line else _NO_LINE
+    line_turn = start._turn
+    totals = [coins.exact_type(0)] * 2
+    moves: list[Move] = []
+    with decimal.localcontext(_EXACT_DECIMAL):
+        for turn in range(len(engine)):
+            player = players[turn % 2]
+            t = line_turn + turn
+            if player is _OPTIMAL:
+                if on_line:
+                    move = start._move(line.components[t], line.coins[t], line.ends[t])
+                else:
+                    move = engine.best_move()
+            else:
+                if on_line:  # the engine's position, with the line still valid from it
+                    position = Game._position(coins, array("q", engine._starts),
+                                              array("q", engine._stops), line, t)
+                else:
+                    position = engine.game
+                move = player(position, turn)
+            move = engine.take(move)
+            if on_line:
+                on_line = (line.components[t], line.coins[t]) == _component_and_flat(
+                    start, move)
+            moves.append(move)
+            totals[turn % 2] += move.coin
+    return Playout(moves, totals[0], totals[1])
+
+
+_NO_LINE = _Line(array("q"), array("q"), array("B"))
+
+
+def _component_and_flat(game: Game, move: Move) -> tuple[int, int]:
+    """Where ``move`` (a row's or stack's) lies in the game's flat storage."""
+    coins = game._coins
+    component = move.index if move.kind == "row" else coins.n_rows + move.index
+    return component, coins.bases[component] + move.position
+
+
+def _through_games(position: Game, players: tuple) -> Playout:
+    """The playout through immutable ``Game``s (forests, which the engine does not hold)."""
     totals = [position._coins.exact_type(0)] * 2
     moves: list[Move] = []
     with decimal.localcontext(_EXACT_DECIMAL):
         for turn in range(len(position)):
-            move = players[turn % 2](position, turn)
+            player = players[turn % 2]
+            move = position.best_move() if player is _OPTIMAL else player(position, turn)
             position = position.take(move)
             moves.append(move)
             totals[turn % 2] += move.coin

@@ -1,6 +1,7 @@
 """An SVG picture of a position and its optimal play (``Game._repr_svg_``, ``coinsrow --svg``).
 
-Rows are drawn left to right, stacks as columns with the top coin first (at the top). Every
+Rows are drawn left to right, stacks as columns with the top coin first (at the top), the
+trees of a forest with their roots at the top and every node joined to its parent. Every
 coin is one ``<g class="coin first">`` / ``<g class="coin second">`` element: a disc coloured
 by the player who takes it in the optimal play, its value inside, and under it the turn
 (1 = the next move) at which it is taken. The two totals head the picture.
@@ -29,6 +30,9 @@ _LABEL_WIDTH = 64                 # "row 12" left of a row
 _STACK_WIDTH = 62                 # a stack's column ("stack 12" above it)
 _ROW_WRAP = 20                    # a longer row continues on the next line
 _MAX_LABEL = 6                    # longer coin values are shortened inside the disc
+_TREE_LEVEL = _LINE + 18          # vertical distance between a node and its children
+_TREE_GAP = _CELL // 2            # extra room between two trees
+_EDGE = "#666666"
 
 
 def format_number(x: Any) -> str:
@@ -126,11 +130,58 @@ def _coin(cx: float, cy: float, coin: Any, turn: int | None, where: str) -> str:
     return "".join(parts)
 
 
+def _forest_layout(parents: Any) -> tuple[list[float], list[int], int]:
+    """Where the nodes of a forest go: (x in leaf slots, depth, number of slots).
+
+    Leaves take consecutive slots in depth-first order (children by node index), a parent
+    sits midway between its first and last child, and each tree after the first starts half
+    a slot further right. O(n), without recursion (paths may be deep).
+    """
+    n = len(parents)
+    children: list[list[int]] = [[] for _ in range(n)]
+    roots: list[int] = []
+    for node, parent in enumerate(parents):
+        (roots if parent < 0 else children[parent]).append(node)
+    x = [0.0] * n
+    depth = [0] * n
+    slot = 0.0
+    for k, root in enumerate(roots):
+        if k:
+            slot += _TREE_GAP / _CELL
+        # Post-order with an explicit stack: (node, children visited?)
+        stack = [(root, False)]
+        while stack:
+            node, visited = stack.pop()
+            kids = children[node]
+            if visited:
+                x[node] = (x[kids[0]] + x[kids[-1]]) / 2
+                continue
+            if not kids:
+                x[node] = slot
+                slot += 1
+                continue
+            stack.append((node, True))
+            for kid in reversed(kids):
+                depth[kid] = depth[node] + 1
+                stack.append((kid, False))
+    return x, depth, int(-(-slot // 1))
+
+
+def _forest_nodes(game: Any, count: int) -> list[int]:
+    """The original node numbers (as in ``Move.index``) of the ``count`` nodes left."""
+    state = getattr(game, "_forest", None)
+    if state is None:
+        return list(range(count))
+    removed = state.removed()
+    return [i for i in range(state.size) if not removed[i]]
+
+
 def game_svg(game: Any) -> str:
     """An SVG drawing of ``game`` (a ``Game``) and one optimal play from it.
 
-    O(n log k) for the play plus O(n) for the drawing. One ``<g class="coin ...">`` per
-    coin left in the game; all text is XML-escaped.
+    O(n log k) for the play (O(n log n) with a forest) plus O(n) for the drawing. One
+    ``<g class="coin ...">`` per coin left in the game (rows, then stacks, then the forest's
+    nodes in their order); all text is XML-escaped.
 
     >>> from coinsrow import Game
     >>> svg = game_svg(Game(rows=[[3, 2, 2, 3, 1, 2]]))
@@ -139,6 +190,7 @@ def game_svg(game: Any) -> str:
     """
     rows = [tuple(r) for r in game.rows]
     stacks = [tuple(s) for s in game.stacks]
+    forest = getattr(game, "forest", None)
     moves = game.play()
     profits = tidy_profits(game.profits(), moves)
 
@@ -201,7 +253,33 @@ def game_svg(game: Any) -> str:
         width = max(width, _MARGIN + len(stacks) * _STACK_WIDTH)
         y += 22 + max(tallest, 1) * _LINE
 
-    if not rows and not stacks or not moves:
+    if forest is not None and forest[0]:
+        values, parents = forest
+        nodes = _forest_nodes(game, len(values))
+        slot_of, depth, slots = _forest_layout(parents)
+        y += 6
+        top = y + _RADIUS + 6
+        body.append(_text(_MARGIN, top + 5, "forest", class_="label", font_size=13,
+                          fill="#222222"))
+        left = _MARGIN + _LABEL_WIDTH + _RADIUS
+        centres = [(left + slot_of[j] * _CELL, top + depth[j] * _TREE_LEVEL)
+                   for j in range(len(values))]
+        # Edges first, under the discs; each leaves its parent below the parent's turn.
+        edges = [f'<line x1="{centres[p][0]:g}" y1="{centres[p][1] + _RADIUS + 19:g}" '
+                 f'x2="{cx:g}" y2="{cy - _RADIUS:g}"/>'
+                 for (cx, cy), p in zip(centres, parents) if p >= 0]
+        if edges:
+            body.append(f'<g class="edges" stroke="{_EDGE}" stroke-width="1.5">'
+                        + "".join(edges) + "</g>")
+        for j, coin in enumerate(values):
+            node = nodes[j]
+            node_x, node_y = centres[j]
+            body.append(_coin(node_x, node_y, coin, turn_of.get(("tree", node, node)),
+                              f"tree node {node}"))
+        width = max(width, _MARGIN + _LABEL_WIDTH + slots * _CELL)
+        y += (max(depth) + 1) * _TREE_LEVEL
+
+    if not moves:
         body.append(_text(_MARGIN, y + 14, "no coins left", class_="label", font_size=13,
                           fill="#777777"))
         y += 24

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import silver_dollar
 from coinsrow.__main__ import main
-from oracles import brute_solver, dp_table, dp_value
+from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent
 HAS_SIMULATE = hasattr(coinsrow, "simulate")
@@ -656,3 +656,176 @@ def test_versus_wiring_with_a_stand_in_simulate(monkeypatch):
     assert achieved == simulate(coinsrow.Game(rows=[row]), "optimal", "greedy").first
     assert achieved >= coinsrow.profits(row).first  # optimal against a weaker second player
     check_one_line_error(*call_main(["--strategy", "bad", "1", "2"]), "'bad'")
+
+
+# -- forests ----------------------------------------------------------------------------------
+
+
+def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9) -> tuple[list, list]:
+    """Values (ties, zeros, negatives) and parents: random trees, paths, stars, numbered at
+    random so that a parent may come after its child."""
+    values = [rng.randint(low, high) for _ in range(n)]
+    shape = rng.randrange(3)
+    if shape == 0:
+        parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]
+    elif shape == 1:
+        parents = [i - 1 if rng.random() < 0.8 else -1 for i in range(n)]  # paths
+    else:
+        parents = [0 if i else -1 for i in range(n)]  # a star
+    order = list(range(n))
+    rng.shuffle(order)
+    number = {old: new for new, old in enumerate(order)}
+    shuffled_values, shuffled_parents = [0] * n, [0] * n
+    for old in range(n):
+        shuffled_values[number[old]] = values[old]
+        shuffled_parents[number[old]] = -1 if parents[old] < 0 else number[parents[old]]
+    return shuffled_values, shuffled_parents
+
+
+def check_forest_play(doc: dict, rows: list, stacks: list, values: list, parents: list) -> None:
+    """Every move of the printed play legal and optimal (brute-force minimax over rows,
+    stacks and the forest), the running totals and the profits."""
+    assert set(doc) == TOP_KEYS | {"forest"}
+    assert doc["number_type"] == "int"
+    assert doc["rows"] == rows and doc["stacks"] == stacks
+    assert doc["forest"] == {"values": values, "parents": parents}
+    solve = brute_forest_solver(rows, stacks, values, parents)
+    bounds = [(0, len(r)) for r in rows]
+    tops = [0] * len(stacks)
+    present = (1 << len(values)) - 1
+    assert len(doc["play"]) == sum(map(len, rows)) + sum(map(len, stacks)) + len(values)
+    assert doc["best_move"] == (doc["play"][0] if doc["play"] else None)
+    totals = [0, 0]
+    for t, move in enumerate(doc["play"]):
+        assert set(move) == MOVE_KEYS and move["turn"] == t + 1
+        before = solve(tuple(bounds), tuple(tops), present)
+        c, coin = move["index"], move["coin"]
+        if move["kind"] == "tree":
+            assert move["end"] == "root" and move["position"] == c
+            assert present >> c & 1, "node taken twice"
+            assert parents[c] < 0 or not present >> parents[c] & 1, "not a root"
+            assert coin == values[c]
+            present &= ~(1 << c)
+        elif move["kind"] == "row":
+            i, j = bounds[c]
+            position = i if move["end"] == "left" else j - 1
+            assert i < j and move["position"] == position and coin == rows[c][position]
+            bounds[c] = (i + 1, j) if move["end"] == "left" else (i, j - 1)
+        else:
+            assert move["kind"] == "stack" and move["end"] == "top"
+            assert move["position"] == tops[c] and coin == stacks[c][tops[c]]
+            tops[c] += 1
+        assert coin - solve(tuple(bounds), tuple(tops), present) == before, (
+            f"turn {t + 1} is not optimal")
+        totals[t % 2] += coin
+        assert (move["first_total"], move["second_total"]) == tuple(totals)
+    value = solve(tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
+                  (1 << len(values)) - 1)
+    assert doc["profits"] == {"first": totals[0], "second": totals[1]}
+    assert doc["value"] == value == totals[0] - totals[1]
+
+
+def test_forest_json_every_move_optimal_against_brute_force():
+    rng = random.Random(1111)
+    for _ in range(250):
+        values, parents = random_forest(rng, rng.randint(1, 9))
+        rows = [random_row(rng, rng.randint(0, 3), -3, 9) for _ in range(rng.randint(0, 2))]
+        stacks = [random_row(rng, rng.randint(1, 2), -3, 9) for _ in range(rng.randint(0, 1))]
+        document: dict = {"forest": {"values": values, "parents": parents}}
+        if rows or rng.random() < 0.3:
+            document["rows"] = rows
+        if stacks:
+            document["stacks"] = stacks
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sys, "stdin", io.StringIO(json.dumps(document)))
+            status, out, err = call_main(["--json", "-"])
+        assert status == 0, err
+        check_forest_play(json.loads(out), rows, stacks, values, parents)
+
+
+def test_forest_subprocess_file_table_and_svg(tmp_path):
+    rng = random.Random(1112)
+    values, parents = random_forest(rng, 8)
+    rows = [[3, 2, 2, 3]]
+    path = tmp_path / "forest.json"
+    path.write_text(json.dumps({"rows": rows, "forest": {"values": values,
+                                                          "parents": parents}}))
+    result = run("--json", "-f", str(path))
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    check_forest_play(doc, rows, [], values, parents)
+    # The table names tree moves by their node, in the order of the JSON play.
+    svg = tmp_path / "forest.svg"
+    table = run("-f", str(path), "--svg", str(svg))
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert f"forest (8 nodes, a move takes a root): values {' '.join(map(str, values))}" in lines
+    played = [line.split() for line in lines if line.split()[:1] and line.split()[0].isdigit()]
+    assert len(played) == len(doc["play"])
+    for cells, move in zip(played, doc["play"]):
+        if move["kind"] == "tree":
+            assert cells[2:5] == ["tree", "node", str(move["index"])]
+            assert int(cells[5]) == move["coin"]
+        else:
+            assert cells[2:5] == [move["kind"], str(move["index"]), move["end"]]
+    first = doc["play"][0]
+    expected_best = (f"at the root node {first['index']} of the forest" if first["kind"] == "tree"
+                     else f"from the {first['end']} end of row {first['index']}")
+    assert any(line.startswith("best move: take") and line.endswith(expected_best)
+               for line in lines)
+    coins = [g for g in ET.fromstring(svg.read_text()).iter("{http://www.w3.org/2000/svg}g")
+             if g.get("class", "").split()[:1] == ["coin"]]
+    assert len(coins) == 4 + 8
+
+
+def test_forest_with_strategies_and_exact_numbers():
+    document = {"forest": {"values": ["1/2", "0.25", 3], "parents": [-1, 0, 0]}}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(json.dumps(document)))
+        status, out, err = call_main(["--json", "-"])
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["number_type"] == "Fraction"
+    assert doc["forest"] == {"values": ["1/2", "1/4", "3"], "parents": [-1, 0, 0]}
+    game = coinsrow.Game(forest=([Fraction(1, 2), Fraction(1, 4), 3], [-1, 0, 0]))
+    assert Fraction(doc["profits"]["first"]) == game.profits().first
+    assert [m["index"] for m in doc["play"]] == [m.index for m in game.play()]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(json.dumps(document)))
+        status, out, err = call_main(["--json", "--strategy", "greedy", "--vs", "optimal", "-"])
+    assert status == 0, err
+    doc = json.loads(out)
+    playout = coinsrow.simulate(game, "greedy", "optimal")
+    assert [m["index"] for m in doc["play"]] == [m.index for m in playout.moves]
+    assert Fraction(doc["profits"]["first"]) == playout.first
+
+
+@pytest.mark.parametrize("document, named", [
+    ({"forest": [[1, 2], [-1, 0]]}, '"forest" must be an object'),
+    ({"forest": {"values": [1, 2]}}, '"parents" must be a list'),
+    ({"forest": {"values": [1, 2], "parents": [-1, 0], "x": 1}}, "unknown key 'x'"),
+    ({"forest": {"values": [1, "a"], "parents": [-1, 0]}}, "forest values[1]"),
+    ({"forest": {"values": [1, 2], "parents": [-1, 1.5]}}, "parents[1]: 1.5 is not a node"),
+    ({"forest": {"values": [1, 2], "parents": [-1, True]}}, "parents[1]: true is not a node"),
+    ({"forest": {"values": [1, 2], "parents": [-1]}}, "2 values but 1 parents"),
+    ({"forest": {"values": [1, 2], "parents": [-1, 5]}}, "parent of node 1 is 5"),
+    ({"forest": {"values": [1, 2, 3], "parents": [2, -1, 0]}}, "node 0 is its own ancestor"),
+    ({"forest": {"values": [], "parents": []}}, "no coins"),
+    ({"trees": []}, "unknown key 'trees'"),
+])
+def test_bad_forests_are_one_line_errors(document, named):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(json.dumps(document)))
+        status, out, err = call_main(["--json", "-"])
+    assert status == 2 and out == ""
+    assert err.startswith("coinsrow: error: ") and err.count("\n") == 1
+    assert named in err, err
+
+
+def test_two_forests_are_an_error(tmp_path):
+    path = tmp_path / "forest.json"
+    path.write_text(json.dumps({"forest": {"values": [1], "parents": [-1]}}))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.StringIO(path.read_text()))
+        status, out, err = call_main(["-f", str(path), "-"])
+    assert status == 2 and out == "" and "a second forest" in err

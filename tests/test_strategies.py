@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import brute_value, dp_value
+from oracles import brute_forest_value, brute_value, dp_value
 
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
@@ -405,3 +405,109 @@ def test_exported():
     for name in ("simulate", "Playout"):
         assert name in coinsrow.__all__ and getattr(coinsrow, name) is not None
     assert Playout._fields == ("moves", "first", "second")
+
+
+# -- through the Engine; forests through Game.take ----------------------------------------------
+
+
+def _random_forest(rng: random.Random, n: int) -> tuple[list, list]:
+    values = [rng.choice([rng.randint(-6, 6), 0, 3]) for _ in range(n)]
+    parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]  # parents before children
+    order = list(range(n))
+    rng.shuffle(order)  # and then numbered at random
+    where = {old: new for new, old in enumerate(order)}
+    new_values, new_parents = [0] * n, [0] * n
+    for old in range(n):
+        new_values[where[old]] = values[old]
+        new_parents[where[old]] = -1 if parents[old] < 0 else where[parents[old]]
+    return new_values, new_parents
+
+
+def test_optimal_off_the_line_plays_the_engines_best_move():
+    """Once a move leaves the optimal line, every optimal move is the Engine's best move."""
+    rng = random.Random(4013)
+    for _ in range(300):
+        if rng.random() < 0.5:
+            rows, stacks = [_random_row(rng, rng.randint(0, 40))], []
+        else:
+            rows, stacks = _random_game(rng)
+        game = Game(rows=rows, stacks=stacks)
+        line = game.play()
+        playout = simulate(game, "optimal", "random", seed=rng.random())
+        engine = coinsrow.Engine(game)
+        on_line = True
+        for turn, move in enumerate(playout.moves):
+            if turn % 2 == 0:
+                expected = line[turn] if on_line else engine.best_move()
+                assert move == expected, (game, turn)
+            engine.take(move)
+            on_line = on_line and (move.kind, move.index, move.position) == (
+                line[turn].kind, line[turn].index, line[turn].position)
+
+
+def test_strategies_see_the_current_position_and_its_line():
+    rng = random.Random(4014)
+    for _ in range(100):
+        rows, stacks = _random_game(rng)
+        game = Game(rows=rows, stacks=stacks)
+        seen: list[Game] = []
+
+        def recorder(position: Game, seen: list[Game] = seen) -> Move:
+            seen.append(position)
+            return position.best_move()
+
+        playout = simulate(game, recorder, "random", seed=rng.random())
+        positions = _replay(game, playout.moves)
+        assert seen == positions[0::2][:len(seen)]
+        assert len(seen) == (len(game) + 1) // 2
+        assert _margin(playout) >= game.value()
+
+
+def test_forests_optimal_against_optimal_reproduces_profits_and_play():
+    rng = random.Random(4015)
+    for _ in range(300):
+        rows, stacks = _random_game(rng)
+        forest = _random_forest(rng, rng.randint(0, 6))
+        game = Game(rows=rows, stacks=stacks, forest=forest)
+        playout = simulate(game)
+        assert (playout.first, playout.second) == tuple(game.profits())
+        assert playout.moves == game.play()
+        assert sum(m.kind == "tree" for m in playout.moves) == len(forest[0])
+
+
+def test_forests_optimal_against_every_strategy():
+    rng = random.Random(4016)
+    for _ in range(250):
+        rows, stacks = _random_game(rng)
+        rows, stacks = rows[:2], stacks[:1]  # keep the brute force small
+        values, parents = _random_forest(rng, rng.randint(0, 6))
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        expected = brute_forest_value(rows, stacks, values, parents)
+        assert game.value() == expected
+        for other in ANY_GAME + (_random_callable(rng),):
+            seed = rng.random()
+            playout = simulate(game, "optimal", other, seed=seed)
+            assert _margin(playout) >= expected, (game, other)
+            assert sorted(m.position for m in playout.moves if m.kind == "tree") == list(
+                range(len(values)))
+            assert _margin(simulate(game, other, "optimal", seed=seed)) <= expected, (game, other)
+
+
+def test_forest_strategies_that_do_not_apply_and_illegal_tree_moves():
+    game = Game(forest=([1, 2, 3], [-1, 0, 0]))
+    with pytest.raises(ValueError, match="lookahead.*one row.*forest of 3 node"):
+        simulate(game, "lookahead")
+    with pytest.raises(ValueError, match="parity.*one row.*forest of 1 node"):
+        simulate(Game(rows=[[1, 2]], forest=([1], [-1])), "parity")
+    # Empty forests do not count: still one row.
+    assert simulate(Game(rows=[[4, 1]], forest=([], [])), "lookahead").first == 4
+
+    def child(position):
+        return Move("tree", 1, "root", 1, 2)  # node 1's parent, node 0, is still there
+
+    with pytest.raises(ValueError, match="'child' \\(first player\\).*turn 0"):
+        simulate(game, child, "optimal")
+    # greedy takes the largest root; ties: rows, then stacks, then the forest in node order
+    playout = simulate(Game(rows=[[2]], forest=([2, 9, 1], [-1, 0, -1])), "greedy", "greedy")
+    assert [(m.kind, m.index) for m in playout.moves] == [
+        ("row", 0), ("tree", 0), ("tree", 1), ("tree", 2)]

@@ -46,6 +46,15 @@ def expected_coins(game: Game) -> list[tuple[str, str, str, str]]:
                 t = turn_of[(kind, index, position)]
                 player = "first" if t % 2 else "second"
                 expected.append((player, COLOURS[player], format_number(coin), str(t)))
+    if getattr(game, "forest", None) is not None:
+        # The nodes left, in their original order (a tree move's index is the node).
+        nodes = sorted(i for (k, i, _) in turn_of if k == "tree")
+        values, _ = game.forest
+        assert len(nodes) == len(values)
+        for node, coin in zip(nodes, values):
+            t = turn_of[("tree", node, node)]
+            player = "first" if t % 2 else "second"
+            expected.append((player, COLOURS[player], format_number(coin), str(t)))
     return expected
 
 
@@ -143,3 +152,97 @@ def test_text_is_escaped():
     assert len(coins) == 2
     assert describe(coins[0])[2] == '<&">\''  # parsed back verbatim: it was escaped
     assert '<&">' in coins[0].find(f"{SVG}title").text
+
+
+# -- forests ----------------------------------------------------------------------------------
+
+
+def random_forest(rng: random.Random, n: int) -> tuple[list, list]:
+    values = [rng.randint(-5, 12) for _ in range(n)]
+    shape = rng.randrange(3)
+    if shape == 0:
+        parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]
+    elif shape == 1:
+        parents = [i - 1 if rng.random() < 0.85 else -1 for i in range(n)]  # deep paths
+    else:
+        parents = [0 if i else -1 for i in range(n)]  # a star
+    order = list(range(n))
+    rng.shuffle(order)
+    number = {old: new for new, old in enumerate(order)}
+    new_values, new_parents = [0] * n, [0] * n
+    for old in range(n):
+        new_values[number[old]] = values[old]
+        new_parents[number[old]] = -1 if parents[old] < 0 else number[parents[old]]
+    return new_values, new_parents
+
+
+def tree_geometry(svg: str, count: int) -> tuple[list[tuple[float, float]], list]:
+    """The centres of the last ``count`` coins (the forest's) and the edges drawn."""
+    root = ET.fromstring(svg)
+    coins = coin_elements(svg)[len(coin_elements(svg)) - count:]
+    centres = [(float(g.find(f"{SVG}circle").get("cx")), float(g.find(f"{SVG}circle").get("cy")))
+               for g in coins]
+    edges = [line for g in root.iter(f"{SVG}g") if g.get("class") == "edges"
+             for line in g.iter(f"{SVG}line")]
+    return centres, edges
+
+
+def check_tree_drawing(game: Game) -> None:
+    values, parents = game.forest
+    centres, edges = tree_geometry(game_svg(game), len(values))
+    assert len(edges) == sum(p >= 0 for p in parents)
+    # Every node below its parent, joined to it by an edge from under the parent's disc to
+    # the top of the child's; roots on the top level; no two discs overlap.
+    tops = {(cx, cy) for (cx, cy), p in zip(centres, parents) if p < 0}
+    assert len({cy for _, cy in tops}) <= 1
+    ends = {(float(e.get("x1")), float(e.get("x2")), float(e.get("y2"))) for e in edges}
+    for (cx, cy), p in zip(centres, parents):
+        if p >= 0:
+            px, py = centres[p]
+            assert cy > py
+            assert (px, cx, cy - 21) in ends
+        else:
+            assert cy == min(y for _, y in centres)
+    assert len(set(centres)) == len(centres)
+    for i, (x1, y1) in enumerate(centres):
+        for x2, y2 in centres[:i]:
+            assert (x1 - x2) ** 2 + (y1 - y2) ** 2 >= (2 * 21) ** 2
+
+
+def test_forests_one_coin_element_each_and_the_trees_drawn():
+    rng = random.Random(11)
+    for _ in range(150):
+        values, parents = random_forest(rng, rng.randint(0, 14))
+        rows = [[rng.randint(-5, 9) for _ in range(rng.randint(0, 5))]
+                for _ in range(rng.randint(0, 2))]
+        stacks = [[rng.randint(-5, 9) for _ in range(rng.randint(1, 3))]
+                  for _ in range(rng.randint(0, 1))]
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        check_picture(game)
+        check_tree_drawing(game)
+
+
+def test_forest_positions_part_way_through_a_game():
+    rng = random.Random(12)
+    for _ in range(60):
+        game = Game(rows=[[rng.randint(-5, 9) for _ in range(rng.randint(0, 4))]],
+                    forest=random_forest(rng, rng.randint(1, 12)))
+        for _ in range(rng.randint(0, len(game))):
+            game = game.take(rng.choice(game.moves()))  # off the optimal line too
+        check_picture(game)
+        if game.forest[0]:
+            check_tree_drawing(game)
+            titles = [g.find(f"{SVG}title").text for g in coin_elements(game_svg(game))]
+            nodes = sorted(m.index for m in game.play() if m.kind == "tree")
+            assert [t.split(":")[0] for t in titles[-len(nodes):]] == [
+                f"tree node {node}" for node in nodes]
+
+
+def test_a_deep_path_and_a_wide_star():
+    path = Game(forest=(list(range(300)), [i - 1 for i in range(300)]))  # no recursion limit
+    check_picture(path)
+    check_tree_drawing(path)
+    star = Game(forest=([1] * 200, [-1] + [0] * 199))
+    check_picture(star)
+    check_tree_drawing(star)
+    assert path._repr_svg_() == game_svg(path)
