@@ -435,6 +435,9 @@ class Engine:
     def __init__(self, game: Any) -> None:
         if not isinstance(game, Game):
             game = Game(rows=[game])
+        if game._forest is not None and game._forest.left:
+            raise ValueError("Engine holds rows and stacks only; play a Game with a forest "
+                             "through Game.best_move()/take()")
         coins = game._coins
         self._coins = coins
         self._starts = array("q", game._starts)

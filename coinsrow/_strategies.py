@@ -3,12 +3,11 @@
 A strategy chooses a move in a position: it is one of the names in ``STRATEGY_NAMES`` or any
 callable ``f(game) -> Move``. ``simulate`` plays a whole game between two strategies.
 
-``simulate`` plays through an ``Engine`` (API.md §7): every move, by either side, is taken on
-the engine in O(log n) amortised, and the optimal player reads its move from it in O(log n),
-so a whole game costs O(n log n) whatever the opponent does. While every move so far follows
-the ``Game``'s optimal line, the optimal player plays that line instead (another optimal move
-where there are ties), so optimal against optimal gives exactly ``Game.play()``; the other
-named strategies see the engine's position (O(k) per move for k rows and stacks). Forests
+While every move so far follows the ``Game``'s optimal line, ``simulate`` steps along it
+(optimal against optimal gives exactly ``Game.play()`` in O(n log k)). At the first move off
+the line it builds an ``Engine`` (API.md §7) and plays the rest on it: every move, by either
+side, in O(log n) amortised, so a whole game costs O(n log n) whatever the opponent does; the
+other named strategies see the engine's position (O(k) per move for k rows and stacks). Forests
 (``Game(forest=...)``) are not in the engine's structure: for them the playout steps through
 ``Game.take`` as before (the line while on it, one O(n log n) recomputation per move off it).
 """
@@ -17,12 +16,11 @@ from __future__ import annotations
 
 import decimal
 import random
-from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
 from ._engine import Engine
-from ._game import _EXACT_DECIMAL, Game, Move, Number, _Line
+from ._game import _EXACT_DECIMAL, Game, Move, Number
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
@@ -242,12 +240,12 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
       larger coin then left to the opponent is larger (ties: left);
     - ``"random"``: a uniformly random legal move from ``random.Random(seed)``.
 
-    The game is played on an ``Engine``: building it costs O(n log n) and each move O(log n)
-    amortised, so a whole game costs O(n log n) against any strategy (plus what the
-    strategies themselves cost: O(k) per move for the named ones, k rows and stacks).
-    While every move so far follows the ``Game``'s optimal line, "optimal" plays that line,
-    so optimal against optimal gives the moves of ``Game.play()`` and the totals of
-    ``profits()``. A ``Game`` with a forest is played through ``Game.take`` instead: the
+    While every move so far follows the ``Game``'s optimal line, "optimal" plays that line
+    (O(1) a move, O(k) to take it): optimal against optimal costs O(n log k) in total and gives
+    the moves of ``Game.play()`` and the totals of ``profits()``. From the first move off the
+    line the game is played on an ``Engine`` (built once, O(n log n); then O(log n) amortised
+    a move), so a whole game costs O(n log n) against any strategy, plus what the strategies
+    themselves cost (O(k) per move for the named ones, k rows and stacks). A ``Game`` with a forest is played through ``Game.take`` instead: the
     line while on it, one O(n log n) recomputation per optimal move off it.
     Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are sums in move
     order.
@@ -266,50 +264,38 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
 
 
 def _through_engine(start: Game, players: tuple) -> Playout:
-    """The playout on an ``Engine``: O(log n) amortised per move (plus the strategies' own)."""
-    engine = Engine(start)
+    """The playout: along the ``Game``'s optimal line while every move follows it, then on an
+    ``Engine`` built at the first move off the line.
+
+    Along the line each move costs O(k) (``Game.take``) and the optimal player's move O(1), so
+    optimal against optimal costs the O(n log k) of the line and never builds an engine.
+    Off the line, each move costs O(log n) amortised on the engine.
+    """
     coins = start._coins
-    # The start's optimal line, followed while every move so far is on it: the optimal
-    # player's move there is the line's (O(1)), and the positions handed to the strategies
-    # carry the line, so their own best_move() is O(1) too.
-    on_line = any(p is _OPTIMAL for p in players)
-    line = start._ensure_line() if on_line else _NO_LINE
-    line_turn = start._turn
+    position = start  # valid until the engine takes over
+    engine = None if any(p is _OPTIMAL for p in players) else Engine(start)
     totals = [coins.exact_type(0)] * 2
     moves: list[Move] = []
     with decimal.localcontext(_EXACT_DECIMAL):
-        for turn in range(len(engine)):
+        for turn in range(len(start)):
             player = players[turn % 2]
-            t = line_turn + turn
-            if player is _OPTIMAL:
-                if on_line:
-                    move = start._move(line.components[t], line.coins[t], line.ends[t])
-                else:
-                    move = engine.best_move()
+            if engine is None:
+                line_move = position.best_move()  # O(1): the position carries the line
+                move = line_move if player is _OPTIMAL else player(position, turn)
+                if move == line_move:
+                    position = position.take(move)
+                    moves.append(move)
+                    totals[turn % 2] += move.coin
+                    continue
+                engine = Engine(position)
+            elif player is _OPTIMAL:
+                move = engine.best_move()
             else:
-                if on_line:  # the engine's position, with the line still valid from it
-                    position = Game._position(coins, array("q", engine._starts),
-                                              array("q", engine._stops), line, t)
-                else:
-                    position = engine.game
-                move = player(position, turn)
+                move = player(engine.game, turn)
             move = engine.take(move)
-            if on_line:
-                on_line = (line.components[t], line.coins[t]) == _component_and_flat(
-                    start, move)
             moves.append(move)
             totals[turn % 2] += move.coin
     return Playout(moves, totals[0], totals[1])
-
-
-_NO_LINE = _Line(array("q"), array("q"), array("B"))
-
-
-def _component_and_flat(game: Game, move: Move) -> tuple[int, int]:
-    """Where ``move`` (a row's or stack's) lies in the game's flat storage."""
-    coins = game._coins
-    component = move.index if move.kind == "row" else coins.n_rows + move.index
-    return component, coins.bases[component] + move.position
 
 
 def _through_games(position: Game, players: tuple) -> Playout:

@@ -511,3 +511,21 @@ def test_forest_strategies_that_do_not_apply_and_illegal_tree_moves():
     playout = simulate(Game(rows=[[2]], forest=([2, 9, 1], [-1, 0, -1])), "greedy", "greedy")
     assert [(m.kind, m.index) for m in playout.moves] == [
         ("row", 0), ("tree", 0), ("tree", 1), ("tree", 2)]
+
+
+def test_optimal_against_optimal_follows_the_line_without_an_engine(monkeypatch):
+    """Optimal against optimal is the O(n log k) line: no O(n log n) engine is built."""
+    import coinsrow._strategies as strategies
+
+    def no_engine(game):
+        raise AssertionError("an Engine was built for a game that stayed on the line")
+
+    monkeypatch.setattr(strategies, "Engine", no_engine)
+    rng = random.Random(61)
+    for _ in range(100):
+        rows = [[rng.randint(-5, 5) for _ in range(rng.randint(0, 8))] for _ in range(2)]
+        stacks = [[rng.randint(-5, 5) for _ in range(rng.randint(0, 5))]]
+        game = Game(rows=rows, stacks=stacks)
+        playout = simulate(game)
+        assert playout.moves == game.play()
+        assert (playout.first, playout.second) == game.profits()
