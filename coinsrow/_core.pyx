@@ -465,8 +465,12 @@ cdef int _alternating_sum_sorted(uint64_t *keys, int64_t m, coin_t *total,
 
 cdef coin_t _one_row_greedy(coin_t *values, int64_t left, int64_t right, bint *overflow) noexcept nogil:
     """The Greedy phase of a single row: a two-pointer merge of its two sorted runs."""
-    cdef coin_t plus = 0, minus = 0, x, y, result
+    cdef coin_t taken[2]        # what the player to move and the other player take
+    cdef coin_t x, y, result
+    cdef int player = 0
     cdef bint ovf = False
+    taken[0] = 0
+    taken[1] = 0
     while left <= right:
         x = values[left]
         y = values[right]
@@ -475,18 +479,9 @@ cdef coin_t _one_row_greedy(coin_t *values, int64_t left, int64_t right, bint *o
         else:
             x = y
             right -= 1
-        ovf |= _add(plus, x, &plus)
-        if left > right:
-            break
-        x = values[left]
-        y = values[right]
-        if x >= y:
-            left += 1
-        else:
-            x = y
-            right -= 1
-        ovf |= _add(minus, x, &minus)
-    ovf |= _sub(plus, minus, &result)
+        ovf |= _add(taken[player], x, &taken[player])
+        player ^= 1
+    ovf |= _sub(taken[0], taken[1], &result)
     overflow[0] |= ovf
     return result
 

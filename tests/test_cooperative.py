@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles import cooperative_brute, cooperative_dumb_dp, cooperative_exhaustive
+from generators import SMALL_STYLES, random_row
 
 import coinsrow
 from coinsrow import Game, cooperative_max, profits, simulate
@@ -28,37 +29,24 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 
-def _random_row(rng: random.Random, n: int) -> list[int]:
-    style = rng.randrange(5)
-    if style == 0:
-        return [rng.randint(-500, 500) for _ in range(n)]
-    if style == 1:
-        return [rng.randint(0, 3) for _ in range(n)]  # many ties
-    if style == 2:
-        return [rng.choice([-2, 0, 2]) for _ in range(n)]  # ties, zeros, negatives
-    if style == 3:
-        return [rng.randint(-9, 0) for _ in range(n)]  # all non-positive
-    return [rng.randint(0, 9) * (1 if i % 2 else 10) for i in range(n)]
-
-
 def test_small_rows_against_memoised_brute_force():
     rng = random.Random(3001)
     for _ in range(4000):
-        row = _random_row(rng, rng.randint(0, 12))
+        row = random_row(rng, rng.randint(0, 12), SMALL_STYLES)
         assert cooperative_max(row) == cooperative_brute(row), row
 
 
 def test_small_rows_against_every_play():
     rng = random.Random(3002)
     for _ in range(400):
-        row = _random_row(rng, rng.randint(0, 9))
+        row = random_row(rng, rng.randint(0, 9), SMALL_STYLES)
         assert cooperative_max(row) == cooperative_exhaustive(row), row
 
 
 def test_rows_up_to_200_against_the_seed_003_dp():
     rng = random.Random(3003)
     for n in list(range(13, 40)) + [rng.randint(40, 200) for _ in range(12)] + [199, 200]:
-        row = _random_row(rng, n)
+        row = random_row(rng, n, SMALL_STYLES)
         assert cooperative_max(row) == cooperative_dumb_dp(row), row
 
 
@@ -86,7 +74,7 @@ def test_result_bounds_every_play():
     """No play gives her more than the cooperative maximum, and the optimal one is a play."""
     rng = random.Random(3005)
     for _ in range(300):
-        row = _random_row(rng, rng.randint(0, 30))
+        row = random_row(rng, rng.randint(0, 30), SMALL_STYLES)
         best = cooperative_max(row)
         assert best >= profits(row).first
         for first in ("greedy", "lookahead", "random"):
@@ -116,7 +104,7 @@ def test_big_ints_near_the_int64_limits_fall_back_exactly():
     for _ in range(40):
         row = [rng.randint(2**58, 2**60) for _ in range(rng.randint(10, 60))]
         assert cooperative_max(row) == cooperative_dumb_dp(row)
-        wide = [x * 2**70 - rng.randint(0, 5) for x in _random_row(rng, rng.randint(0, 40))]
+        wide = [x * 2**70 - rng.randint(0, 5) for x in random_row(rng, rng.randint(0, 40), SMALL_STYLES)]
         assert cooperative_max(wide) == cooperative_dumb_dp(wide)
     # Absolute sums just below and just above int64: the kernel's unchecked path (taken when
     # no sum can overflow) and its checked path meet here.
@@ -140,7 +128,7 @@ def test_floats_approximately_and_exactly_when_sums_are_exact():
         assert type(got) is float
         assert math.isclose(got, cooperative_dumb_dp(row), rel_tol=1e-9, abs_tol=1e-3)
         assert cooperative_max(np.array(row)) == got
-        quarters = [x / 4 for x in _random_row(rng, rng.randint(1, 60))]  # exact in binary
+        quarters = [x / 4 for x in random_row(rng, rng.randint(1, 60), SMALL_STYLES)]  # exact in binary
         assert cooperative_max(quarters) == cooperative_dumb_dp(quarters)
         assert cooperative_max(array("d", quarters)) == cooperative_max(quarters)
     mixed = [1, 2.5, 3]
@@ -150,7 +138,7 @@ def test_floats_approximately_and_exactly_when_sums_are_exact():
 def test_fractions_and_decimals_exactly():
     rng = random.Random(3008)
     for _ in range(150):
-        ints = _random_row(rng, rng.randint(0, 30))
+        ints = random_row(rng, rng.randint(0, 30), SMALL_STYLES)
         fractions = [Fraction(x, rng.randint(1, 7)) for x in ints]
         got = cooperative_max(fractions)
         assert got == cooperative_dumb_dp(fractions)
@@ -168,7 +156,7 @@ def test_fractions_and_decimals_exactly():
 def test_every_buffer_type_gives_the_list_answer():
     rng = random.Random(3009)
     for _ in range(50):
-        row = _random_row(rng, rng.randint(1, 40))
+        row = random_row(rng, rng.randint(1, 40), SMALL_STYLES)
         expected = cooperative_max(row)
         for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint16, np.uint64):
             if np.iinfo(dtype).min <= min(row) and max(row) <= np.iinfo(dtype).max:
@@ -221,7 +209,7 @@ def test_read_only_arrays():
 
 def test_many_threads_at_once_get_the_right_answers():
     rng = random.Random(3010)
-    rows = [np.array(_random_row(rng, rng.randint(100, 400)), dtype=np.int64) for _ in range(24)]
+    rows = [np.array(random_row(rng, rng.randint(100, 400), SMALL_STYLES), dtype=np.int64) for _ in range(24)]
     expected = [cooperative_dumb_dp(r.tolist()) for r in rows[:6]] * 4
     shared = rows[:6] * 4  # the same arrays read by several threads
     with ThreadPoolExecutor(max_workers=4) as pool:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import Game, Profits, profits, value
 from oracles import brute_value, dp_table, dp_value, paper_value
+from generators import random_game, random_row
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -51,24 +52,11 @@ def test_empty_and_one_coin():
 # -- one row against the DP table ----------------------------------------------------------
 
 
-def _random_row(rng: random.Random, n: int) -> list[int]:
-    style = rng.randrange(5)
-    if style == 0:
-        return [rng.randint(-1000, 1000) for _ in range(n)]
-    if style == 1:
-        return [rng.randint(0, 3) for _ in range(n)]  # many ties and zeros
-    if style == 2:
-        return [rng.choice([-1, 0, 1]) for _ in range(n)]
-    if style == 3:
-        return sorted(rng.randint(-50, 50) for _ in range(n))
-    return [rng.randint(0, 9) * (1 if i % 2 else 10) for i in range(n)]  # alternating high/low
-
-
 def test_every_sub_row_of_random_rows_matches_the_dp():
     rng = random.Random(20261122)
     checked = 0
     for _ in range(12):
-        row = _random_row(rng, rng.randint(100, 250))
+        row = random_row(rng, rng.randint(100, 250))
         d = dp_table(row)
         for _ in range(400):
             i = rng.randint(0, len(row))
@@ -117,21 +105,10 @@ def test_fusions_that_overflow_int64():
 # -- several rows and stacks against brute force ---------------------------------------------
 
 
-def _random_game(rng: random.Random, max_coins: int, values=(-5, 5)):
-    rows, stacks = [], []
-    budget = rng.randint(0, max_coins)
-    while budget > 0:
-        size = rng.randint(0, min(budget, 5))
-        budget -= size
-        comp = [rng.randint(*values) for _ in range(size)]
-        (rows if rng.random() < 0.5 else stacks).append(comp)
-    return rows, stacks
-
-
 def test_games_of_rows_and_stacks_match_brute_force():
     rng = random.Random(7)
     for trial in range(2500):
-        rows, stacks = _random_game(rng, 10, values=(-4, 4) if trial % 2 else (0, 2))
+        rows, stacks = random_game(rng, 10, *((-4, 4) if trial % 2 else (0, 2)))
         g = Game(rows=rows, stacks=stacks)
         expected = brute_value(rows, stacks)
         assert g.value() == expected, (rows, stacks)
@@ -151,14 +128,14 @@ def test_stacks_alone_match_brute_force():
 def test_larger_games_match_the_paper_pseudocode():
     rng = random.Random(3)
     for _ in range(300):
-        rows, stacks = _random_game(rng, 300, values=(-100, 100))
+        rows, stacks = random_game(rng, 300, -100, 100)
         assert Game(rows=rows, stacks=stacks).value() == paper_value(rows, stacks)
 
 
 def test_one_row_game_is_value_of_the_row():
     rng = random.Random(5)
     for _ in range(200):
-        row = _random_row(rng, rng.randint(0, 60))
+        row = random_row(rng, rng.randint(0, 60))
         assert Game(rows=[row]).value() == value(row)
         assert Game(rows=[row]).profits() == profits(row)
 
@@ -166,7 +143,7 @@ def test_one_row_game_is_value_of_the_row():
 def test_a_stack_of_one_coin_is_a_row_of_one_coin():
     rng = random.Random(9)
     for _ in range(200):
-        rows, stacks = _random_game(rng, 8)
+        rows, stacks = random_game(rng, 8)
         singles = [[rng.randint(-5, 5)] for _ in range(rng.randint(0, 3))]
         assert Game(rows=rows + singles, stacks=stacks).value() == Game(
             rows=rows, stacks=stacks + singles).value()

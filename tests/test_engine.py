@@ -15,29 +15,9 @@ from hypothesis import strategies as st
 from coinsrow import Engine, Game, Move, _core
 from coinsrow._engine import _ExactWindows
 from oracles import brute_solver, brute_value, dp_table
+from generators import SMALL_STYLES, random_row
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
-
-
-def _random_row(rng: random.Random, n: int) -> list[int]:
-    style = rng.randrange(7)
-    if style == 0:
-        return [rng.randint(-500, 500) for _ in range(n)]
-    if style == 1:
-        return [rng.randint(0, 3) for _ in range(n)]
-    if style == 2:
-        return [rng.choice([-2, 0, 2]) for _ in range(n)]
-    if style == 3:  # V-shaped: one long valley
-        return [abs(k - n // 2) * 2 + rng.randint(0, 1) for k in range(n)]
-    if style == 4:  # peak
-        return [1000 - abs(k - n // 2) * 3 + rng.randint(0, 2) for k in range(n)]
-    if style == 5:  # random walk
-        x, out = 0, []
-        for _ in range(n):
-            x += rng.randint(-10, 10)
-            out.append(x)
-        return out
-    return [rng.randint(0, 9) * (1 if k % 2 else 10) for k in range(n)]
 
 
 def _opponent_end(name: str, row: list, i: int, j: int, d: list, rng: random.Random) -> str:
@@ -95,7 +75,7 @@ def _play_row_against(row: list, opponent: str, engine_first: bool, rng: random.
 def test_engine_decisions_on_long_rows_against_every_opponent():
     rng = random.Random(10)
     for game in range(12):
-        row = _random_row(rng, rng.randint(150, 300))
+        row = random_row(rng, rng.randint(150, 300), SMALL_STYLES)
         for opponent in OPPONENTS:
             _play_row_against(row, opponent, game % 2 == 0, rng)
 
@@ -103,7 +83,7 @@ def test_engine_decisions_on_long_rows_against_every_opponent():
 def test_engine_decisions_on_many_short_rows():
     rng = random.Random(11)
     for game in range(2500):
-        row = _random_row(rng, rng.randint(0, 16))
+        row = random_row(rng, rng.randint(0, 16), SMALL_STYLES)
         _play_row_against(row, OPPONENTS[game % len(OPPONENTS)], game % 3 != 0, rng)
 
 
@@ -140,7 +120,7 @@ def _check_exact_row(row: list, rng: random.Random, kind: type) -> None:
 def test_engine_exact_numbers():
     rng = random.Random(12)
     for _ in range(150):
-        ints = _random_row(rng, rng.randint(1, 30))
+        ints = random_row(rng, rng.randint(1, 30), SMALL_STYLES)
         _check_exact_row([x * 2**70 + rng.randint(0, 3) for x in ints], rng, int)
         _check_exact_row([Fraction(x, 7) for x in ints], rng, Fraction)
         _check_exact_row([Decimal(x) / 8 for x in ints], rng, Decimal)
@@ -155,7 +135,7 @@ def test_engine_exact_numbers():
 def test_engine_on_numpy_and_buffers():
     rng = random.Random(13)
     for _ in range(50):
-        row = _random_row(rng, rng.randint(1, 40))
+        row = random_row(rng, rng.randint(1, 40), SMALL_STYLES)
         for data in (np.array(row), np.array(row, dtype=np.int16), np.array(row, dtype=float)):
             e = Engine(data)
             assert e.value() == dp_table(row)[0][len(row)]
@@ -217,8 +197,8 @@ def test_engine_rows_and_stacks_against_brute_force():
     for game in range(700):
         n_rows = rng.randint(0, 3)
         n_stacks = rng.randint(0, 2) if game % 2 else 0
-        rows = [_random_row(rng, rng.randint(0, 4)) for _ in range(n_rows)]
-        stacks = [_random_row(rng, rng.randint(0, 3)) for _ in range(n_stacks)]
+        rows = [random_row(rng, rng.randint(0, 4), SMALL_STYLES) for _ in range(n_rows)]
+        stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(n_stacks)]
         _play_game_against_brute(rows, stacks, rng, ("random", "greedy", "left", "spoiler")[game % 4])
 
 
@@ -241,8 +221,8 @@ def test_several_rows_use_one_window_structure():
 def test_engine_stacks_against_brute_force():
     rng = random.Random(17)
     for game in range(600):
-        rows = [_random_row(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 2))]
-        stacks = [_random_row(rng, rng.randint(0, 7)) for _ in range(rng.randint(1, 3))]
+        rows = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
+        stacks = [random_row(rng, rng.randint(0, 7), SMALL_STYLES) for _ in range(rng.randint(1, 3))]
         if game % 5 == 0:
             rows = [[x / 4 for x in r] for r in rows]
             stacks = [[x / 4 for x in t] for t in stacks]
@@ -255,9 +235,9 @@ def test_engine_exact_stacks_against_brute_force():
     rng = random.Random(18)
     for game in range(300):
         scale = (lambda x: Fraction(x, 3)) if game % 2 else (lambda x: x * 2**65 + 1)
-        rows = [[scale(x) for x in _random_row(rng, rng.randint(0, 3))]
+        rows = [[scale(x) for x in random_row(rng, rng.randint(0, 3), SMALL_STYLES)]
                 for _ in range(rng.randint(0, 2))]
-        stacks = [[scale(x) for x in _random_row(rng, rng.randint(1, 6))]
+        stacks = [[scale(x) for x in random_row(rng, rng.randint(1, 6), SMALL_STYLES)]
                   for _ in range(rng.randint(1, 3))]
         engine = Engine(Game(rows=rows, stacks=stacks))
         assert isinstance(engine._windows, _ExactWindows)
@@ -267,7 +247,7 @@ def test_engine_exact_stacks_against_brute_force():
 def test_engine_from_a_position_in_play():
     rng = random.Random(15)
     for _ in range(100):
-        row = _random_row(rng, rng.randint(2, 30))
+        row = random_row(rng, rng.randint(2, 30), SMALL_STYLES)
         g = Game(rows=[row])
         g = g.take(g.moves()[-1])
         e = Engine(g)
@@ -322,7 +302,7 @@ def test_compiled_playout_matches_engine_moves():
     from array import array
 
     for _ in range(200):
-        row = _random_row(rng, rng.randint(1, 60))
+        row = random_row(rng, rng.randint(1, 60), SMALL_STYLES)
         n = len(row)
         for opponent in range(5):
             windows = _core.RowWindows(array("q", row), array("q", [0]), array("q", [n]), 0)
@@ -346,8 +326,8 @@ def test_engine_long_stacks_against_game_values():
     """Longer games: every value and best move checked with the core's Game.value."""
     rng = random.Random(19)
     for game in range(40):
-        rows = [_random_row(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 3))]
-        stacks = [_random_row(rng, rng.randint(0, 40)) for _ in range(rng.randint(1, 4))]
+        rows = [random_row(rng, rng.randint(0, 30), SMALL_STYLES) for _ in range(rng.randint(0, 3))]
+        stacks = [random_row(rng, rng.randint(0, 40), SMALL_STYLES) for _ in range(rng.randint(1, 4))]
         if game % 4 == 0:  # the exact structure
             rows = [[Fraction(x, 5) for x in r] for r in rows]
             stacks = [[Fraction(x, 5) for x in t] for t in stacks]
@@ -373,7 +353,7 @@ def test_tree_updates_stay_within_the_proven_amortised_bounds():
 
     rng = random.Random(20)
     for game in range(60):
-        row = _random_row(rng, rng.randint(1, 400))
+        row = random_row(rng, rng.randint(1, 400), SMALL_STYLES)
         n = len(row)
         windows = _core.RowWindows(array("q", row), array("q", [0]), array("q", [n]), 0)
         assert windows.updates <= 3 * n

@@ -14,31 +14,13 @@ from hypothesis import strategies as st
 
 from coinsrow import Intervals, value
 from oracles import dp_table
-
-
-def _random_row(rng, n):
-    style = rng.randrange(6)
-    if style == 0:
-        return [rng.randint(-1000, 1000) for _ in range(n)]
-    if style == 1:
-        return [rng.randint(0, 2) for _ in range(n)]
-    if style == 2:  # V-shaped
-        return [abs(k - n // 2) * 2 + rng.randint(0, 1) for k in range(n)]
-    if style == 3:  # peak
-        return [1000 - abs(k - n // 2) * 3 + rng.randint(0, 2) for k in range(n)]
-    if style == 4:  # random walk
-        x, out = 0, []
-        for _ in range(n):
-            x += rng.randint(-10, 10)
-            out.append(x)
-        return out
-    return sorted(rng.randint(-50, 50) for _ in range(n))
+from generators import SMALL_STYLES, random_row
 
 
 def test_every_sub_row_of_small_rows():
     rng = random.Random(30)
     for _ in range(600):
-        row = _random_row(rng, rng.randint(0, 18))
+        row = random_row(rng, rng.randint(0, 18), SMALL_STYLES)
         d = dp_table(row)
         iv = Intervals(row)
         n = len(row)
@@ -50,7 +32,7 @@ def test_every_sub_row_of_small_rows():
 def test_random_queries_on_long_rows():
     rng = random.Random(31)
     for _ in range(12):
-        row = _random_row(rng, rng.randint(150, 300))
+        row = random_row(rng, rng.randint(150, 300), SMALL_STYLES)
         n = len(row)
         d = dp_table(row)
         iv = Intervals(row)
@@ -99,7 +81,7 @@ def test_slice_bounds_none_and_types():
 def test_exact_and_float_rows():
     rng = random.Random(33)
     for _ in range(60):
-        ints = _random_row(rng, rng.randint(1, 25))
+        ints = random_row(rng, rng.randint(1, 25), SMALL_STYLES)
         n = len(ints)
         for row, kind in (
             ([x * 2**70 + 3 for x in ints], int),
@@ -132,7 +114,7 @@ def test_exact_structure_on_every_sub_row():
 
     rng = random.Random(34)
     for _ in range(150):
-        ints = _random_row(rng, rng.randint(1, 16))
+        ints = random_row(rng, rng.randint(1, 16), SMALL_STYLES)
         if rng.random() < 0.5:
             row = [Fraction(x, 3) for x in ints]
         else:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from coinsrow import Game, Move, best_move, play, value
 from oracles import brute_solver, dp_table
+from generators import SMALL_STYLES, random_game, random_row
 
 
 def _check_row_play(row, order):
@@ -32,21 +33,10 @@ def _check_row_play(row, order):
     assert i == j
 
 
-def _random_row(rng, n):
-    style = rng.randrange(4)
-    if style == 0:
-        return [rng.randint(-500, 500) for _ in range(n)]
-    if style == 1:
-        return [rng.randint(0, 3) for _ in range(n)]
-    if style == 2:
-        return [rng.choice([-2, 0, 2]) for _ in range(n)]
-    return [rng.randint(0, 9) * (1 if i % 2 else 10) for i in range(n)]
-
-
 def test_play_of_long_random_rows_is_optimal_at_every_move():
     rng = random.Random(42)
     for _ in range(25):
-        row = _random_row(rng, rng.randint(150, 300))
+        row = random_row(rng, rng.randint(150, 300))
         order = play(row)
         assert isinstance(order, array) and order.typecode == "q"
         _check_row_play(row, list(order))
@@ -55,7 +45,7 @@ def test_play_of_long_random_rows_is_optimal_at_every_move():
 def test_play_of_many_short_rows_is_optimal_at_every_move():
     rng = random.Random(43)
     for _ in range(3000):
-        row = _random_row(rng, rng.randint(0, 14))
+        row = random_row(rng, rng.randint(0, 14))
         _check_row_play(row, list(play(row)))
 
 
@@ -67,7 +57,7 @@ def test_play_is_optimal_hypothesis(row):
 def test_play_on_other_number_types():
     rng = random.Random(44)
     for _ in range(200):
-        ints = _random_row(rng, rng.randint(0, 20))
+        ints = random_row(rng, rng.randint(0, 20), SMALL_STYLES)
         for row in (ints, [Fraction(x, 3) for x in ints], [x * 2**70 for x in ints],
                     np.array(ints, dtype=np.int32)):
             _check_row_play(list(row), list(play(row)))
@@ -99,17 +89,6 @@ def test_best_move_prefers_left_on_ties(row):
 # -- games of rows and stacks ------------------------------------------------------------------
 
 
-def _random_game(rng, max_coins, lo=-4, hi=4):
-    rows, stacks = [], []
-    budget = rng.randint(0, max_coins)
-    while budget > 0:
-        size = rng.randint(0, min(budget, 5))
-        budget -= size
-        comp = [rng.randint(lo, hi) for _ in range(size)]
-        (rows if rng.random() < 0.5 else stacks).append(comp)
-    return rows, stacks
-
-
 def _check_game_play(rows, stacks, moves):
     solve = brute_solver(rows, stacks)
     bounds = [(0, len(r)) for r in rows]
@@ -133,7 +112,7 @@ def _check_game_play(rows, stacks, moves):
 def test_game_play_is_optimal_at_every_move_against_brute_force():
     rng = random.Random(45)
     for trial in range(2500):
-        rows, stacks = _random_game(rng, 11, *((0, 2) if trial % 3 == 0 else (-4, 4)))
+        rows, stacks = random_game(rng, 11, *((0, 2) if trial % 3 == 0 else (-4, 4)))
         _check_game_play(rows, stacks, Game(rows=rows, stacks=stacks).play())
 
 
@@ -148,7 +127,7 @@ def test_stacks_only_play_is_optimal():
 def test_big_int_game_play_is_optimal():
     rng = random.Random(47)
     for _ in range(300):
-        rows, stacks = _random_game(rng, 9)
+        rows, stacks = random_game(rng, 9)
         scale = 2**63 - 5
         rows = [[x * scale for x in r] for r in rows]
         stacks = [[x * scale for x in s] for s in stacks]
@@ -161,7 +140,7 @@ def test_big_int_game_play_is_optimal():
 def test_best_move_and_take_follow_the_line():
     rng = random.Random(48)
     for _ in range(500):
-        rows, stacks = _random_game(rng, 10)
+        rows, stacks = random_game(rng, 10)
         g = Game(rows=rows, stacks=stacks)
         line = g.play()
         seen = []
@@ -178,7 +157,7 @@ def test_best_move_and_take_follow_the_line():
 def test_take_off_the_line_recomputes_an_optimal_line():
     rng = random.Random(49)
     for _ in range(400):
-        rows, stacks = _random_game(rng, 10)
+        rows, stacks = random_game(rng, 10)
         g = Game(rows=rows, stacks=stacks)
         solve = brute_solver(rows, stacks)
         while len(g):
@@ -240,6 +219,6 @@ def test_take_shares_the_coins_and_keeps_the_original():
 def test_game_play_single_row_matches_play():
     rng = random.Random(50)
     for _ in range(200):
-        row = _random_row(rng, rng.randint(0, 40))
+        row = random_row(rng, rng.randint(0, 40))
         assert [m.position for m in Game(rows=[row]).play()] == list(play(row))
         assert Game(rows=[row]).value() == value(row)

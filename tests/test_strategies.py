@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles import brute_forest_value, brute_value, dp_value
+from generators import random_row
 
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
@@ -20,25 +21,10 @@ ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either playe
 ANY_GAME = ("optimal", "greedy", "random")  # usable on rows and stacks
 
 
-def _random_row(rng: random.Random, n: int) -> list:
-    style = rng.randrange(6)
-    if style == 0:
-        return [rng.randint(-500, 500) for _ in range(n)]
-    if style == 1:
-        return [rng.randint(0, 3) for _ in range(n)]  # many ties
-    if style == 2:
-        return [rng.choice([-2, 0, 2]) for _ in range(n)]  # ties, zeros, negatives
-    if style == 3:
-        return [rng.randint(0, 9) * (1 if i % 2 else 10) for i in range(n)]
-    if style == 4:
-        return [rng.randint(-3, 3) * 2**64 + rng.randint(0, 2) for _ in range(n)]  # big ints
-    return [rng.choice([2**63 - 1, -(2**63), 2**62, 0, -1]) for _ in range(n)]  # int64 edges
-
-
 def _random_game(rng: random.Random) -> tuple[list, list]:
     # Small enough for the brute-force oracle: at most 7 * 7 * 7 * 5 * 5 positions.
-    rows = [_random_row(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 3))]
-    stacks = [_random_row(rng, rng.randint(0, 4)) for _ in range(rng.randint(0, 2))]
+    rows = [random_row(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 3))]
+    stacks = [random_row(rng, rng.randint(0, 4)) for _ in range(rng.randint(0, 2))]
     style = rng.randrange(2)
     if style:  # one kind of coin for the whole game: small ints
         rows = [[x % 7 - 3 for x in r] for r in rows]
@@ -68,7 +54,7 @@ def _margin(playout: Playout):
 def test_optimal_against_optimal_reproduces_profits_and_play():
     rng = random.Random(4001)
     for _ in range(300):
-        row = _random_row(rng, rng.randint(0, 60))
+        row = random_row(rng, rng.randint(0, 60))
         playout = simulate(row)
         assert (playout.first, playout.second) == tuple(profits(row))
         assert playout.moves == Game(rows=[row]).play()
@@ -84,7 +70,7 @@ def test_optimal_against_optimal_reproduces_profits_and_play():
 def test_optimal_against_optimal_on_fractions_decimals_floats():
     rng = random.Random(4002)
     for _ in range(100):
-        ints = _random_row(rng, rng.randint(1, 30))
+        ints = random_row(rng, rng.randint(1, 30))
         for row in ([Fraction(x, rng.randint(1, 9)) for x in ints],
                     [Decimal(x).scaleb(-rng.randint(0, 30)) for x in ints],
                     [x / 8 for x in ints if abs(x) < 2**40]):
@@ -100,7 +86,7 @@ def test_optimal_against_optimal_on_fractions_decimals_floats():
 def test_optimal_first_never_ends_below_the_value_on_rows():
     rng = random.Random(4003)
     for _ in range(700):
-        row = _random_row(rng, rng.randint(0, 25))
+        row = random_row(rng, rng.randint(0, 25))
         expected = dp_value(row)
         assert value(row) == expected
         for second in ONE_ROW + (_random_callable(rng),):
@@ -111,7 +97,7 @@ def test_optimal_first_never_ends_below_the_value_on_rows():
 def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
     rng = random.Random(4004)
     for _ in range(700):
-        row = _random_row(rng, rng.randint(0, 25))
+        row = random_row(rng, rng.randint(0, 25))
         expected = dp_value(row)
         firsts = ONE_ROW + (_random_callable(rng),) + (("parity",) if len(row) % 2 == 0 else ())
         for first in firsts:
@@ -149,7 +135,7 @@ def test_optimal_bounds_hypothesis(row, other, seed):
 def test_parity_never_loses_on_even_rows():
     rng = random.Random(4006)
     for _ in range(1500):
-        row = _random_row(rng, 2 * rng.randint(0, 15))
+        row = random_row(rng, 2 * rng.randint(0, 15))
         evens, odds = sum(row[0::2]), sum(row[1::2])
         for second in ONE_ROW + (_random_callable(rng),):
             playout = simulate(row, "parity", second, seed=rng.random())
@@ -171,7 +157,7 @@ def test_parity_on_a_position_reached_inside_a_longer_row():
     """Classes are those of the row as it is now, whatever its positions in the original."""
     rng = random.Random(4007)
     for _ in range(300):
-        row = _random_row(rng, 2 * rng.randint(1, 10) + 1)
+        row = random_row(rng, 2 * rng.randint(1, 10) + 1)
         game = Game(rows=[row])
         game = game.take(game.moves()[rng.randrange(len(game.moves()))])
         rest = list(game.rows[0])
@@ -239,7 +225,7 @@ def test_greedy_ties_go_to_the_lowest_index_then_left():
 def test_lookahead_follows_seed_004():
     rng = random.Random(4009)
     for _ in range(500):
-        row = _random_row(rng, rng.randint(1, 20))
+        row = random_row(rng, rng.randint(1, 20))
         game = Game(rows=[row])
         playout = simulate(game, "lookahead", "random", seed=rng.random())
         positions = _replay(game, playout.moves)
@@ -266,7 +252,7 @@ def test_lookahead_needs_one_row():
 
 def test_random_is_reproducible_with_a_seed_and_uses_it():
     rng = random.Random(4010)
-    row = _random_row(rng, 40)
+    row = random_row(rng, 40)
     game = Game(rows=[row[:20], row[20:30]], stacks=[row[30:]])
     for seed in range(20):
         assert simulate(game, "random", "random", seed=seed) == simulate(
@@ -378,7 +364,7 @@ def test_empty_and_one_coin_games():
 def test_totals_add_up_and_inputs_are_unchanged():
     rng = random.Random(4012)
     for _ in range(200):
-        row = _random_row(rng, rng.randint(0, 30))
+        row = random_row(rng, rng.randint(0, 30))
         copy = list(row)
         for first, second in (("greedy", "random"), ("random", "lookahead"), ("optimal", "greedy")):
             playout = simulate(row, first, second, seed=rng.random())
@@ -428,7 +414,7 @@ def test_optimal_off_the_line_plays_the_engines_best_move():
     rng = random.Random(4013)
     for _ in range(300):
         if rng.random() < 0.5:
-            rows, stacks = [_random_row(rng, rng.randint(0, 40))], []
+            rows, stacks = [random_row(rng, rng.randint(0, 40))], []
         else:
             rows, stacks = _random_game(rng)
         game = Game(rows=rows, stacks=stacks)
