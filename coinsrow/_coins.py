@@ -32,7 +32,7 @@ OBJECTS = "objects"
 # The data of a column: a 1-D buffer of int64 ("q") or float64 ("d") for INT64 and FLOAT64, a
 # list of exact Python numbers for OBJECTS. Which one is told by ``kind``, which the type
 # system cannot follow: code that has checked the kind casts ``data`` to ``Buffer1D``.
-# (Strings: ``memoryview[...]`` and ``array[...]`` cannot be subscripted at run time on 3.10.)
+# (Strings: ``memoryview`` and ``array`` cannot be subscripted at run time on 3.10 and 3.11.)
 Buffer1D: TypeAlias = "memoryview[int] | memoryview[float] | array[Any]"
 Storage: TypeAlias = "Buffer1D | list[Any]"
 

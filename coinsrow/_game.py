@@ -99,7 +99,8 @@ class _Coins:
         return f"stack {component - self.n_rows}"
 
     def coin(self, flat_index: int) -> Number:
-        return cast(Number, self.data[flat_index])
+        coin: Number = self.data[flat_index]  # an annotated local: free, unlike cast (hot)
+        return coin
 
     def slice(self, start: int, stop: int) -> tuple:
         if self.kind == OBJECTS:
@@ -442,7 +443,8 @@ class Game:
                                                     self._forest)
             else:
                 self._cache["value"] = _value(self._coins, self._starts, self._stops)
-        return cast(Number, self._cache["value"])
+        value: Number = self._cache["value"]
+        return value
 
     def profits(self) -> Profits:
         """``Profits(first, second)``: what the player to move and the other one collect.
