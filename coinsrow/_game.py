@@ -443,8 +443,8 @@ class Game:
                                                     self._forest)
             else:
                 self._cache["value"] = _value(self._coins, self._starts, self._stops)
-        value: Number = self._cache["value"]
-        return value
+        cached: Number = self._cache["value"]
+        return cached
 
     def profits(self) -> Profits:
         """``Profits(first, second)``: what the player to move and the other one collect.
