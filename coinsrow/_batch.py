@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from itertools import repeat
-from typing import Any
+from typing import Any, cast
 
 from . import _core
 from ._coins import FLOAT64, INT64, OBJECTS, Column, column, unify
@@ -260,7 +260,7 @@ def _flat_length(flat: Any) -> int:
     if _is_numpy_array(flat):
         if flat.ndim != 1:
             raise ValueError(f"the flat coins must be 1-dimensional, got shape {flat.shape}")
-        return flat.shape[0]
+        return cast(int, flat.shape[0])
     view = memoryview(flat)
     if view.ndim != 1:
         raise ValueError(
@@ -316,7 +316,8 @@ def _shifted(first_index: int) -> Callable[[int], int]:
     return lambda g: first_index + g
 
 
-_OFFSET_PROBLEMS = {
+# The message of each problem, from (offsets, index of the bad entry, number of coins).
+_OFFSET_PROBLEMS: dict[int, Callable[[memoryview, int, int], str]] = {
     _core.OFFSETS_EMPTY: lambda o, i, n: (
         "offsets is empty: it has one entry more than there are games (Arrow's list layout), "
         "e.g. [0] for no games"
@@ -396,18 +397,23 @@ def _offsets_view(offsets: Any) -> memoryview:
 # -- pyarrow -------------------------------------------------------------------------------
 
 
-def _arrow_view(arr: Any) -> memoryview | None:
+def _arrow_view(arr: Any) -> memoryview[Any] | None:
     """A primitive numeric Arrow array's values as a typed memoryview, without a copy."""
     fmt = _ARROW_FORMATS.get(str(arr.type))
     if fmt is None:
         return None
     buffers = arr.buffers()
     data = buffers[1] if len(buffers) > 1 else None
+    # typeshed's memoryview.cast takes only literal formats, and none of them is "e" (half
+    # floats), valid at run time: the casts to ``fmt`` are ignored, their results annotated.
     if data is None or len(arr) == 0:
-        return memoryview(b"").cast(fmt)  # type: ignore[call-overload]
+        empty: memoryview[Any] = memoryview(b"").cast(fmt)  # type: ignore[call-overload]
+        return empty
     size = memoryview(b"").cast(fmt).itemsize  # type: ignore[call-overload]
     raw = memoryview(data).cast("B")
-    return raw[arr.offset * size:(arr.offset + len(arr)) * size].cast(fmt)  # type: ignore
+    start, stop = arr.offset * size, (arr.offset + len(arr)) * size
+    values: memoryview[Any] = raw[start:stop].cast(fmt)  # type: ignore[call-overload]
+    return values
 
 
 def _solve_arrow(arr: Any, n_threads: int, want_profits: bool, first_index: int = 0) -> list:

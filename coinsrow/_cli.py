@@ -89,7 +89,7 @@ def parse_number(token: str, where: str,
     text = token.strip()
     try:
         if _INT.fullmatch(text):
-            number: Any = int(text)
+            number: int | float | Fraction | Decimal = int(text)
         elif _FRACTION.fullmatch(text):
             number = Fraction(text)
         elif _DECIMAL.fullmatch(text):
@@ -476,7 +476,7 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
         _write_svg(game, args.svg)
     if args.json:
         kind = type(optimal.first)
-        document = {
+        document: dict[str, Any] = {
             "number_type": kind.__name__,
             "strategies": {"first": first_name, "second": second_name},
             "profits": {"first": _json_number(playout.first, kind),

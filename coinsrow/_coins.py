@@ -23,13 +23,18 @@ from array import array
 from collections.abc import Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, TypeAlias, cast
 
 INT64 = "int64"
 FLOAT64 = "float64"
 OBJECTS = "objects"
 
-Storage = Union[memoryview, array, list]
+# The data of a column: a 1-D buffer of int64 ("q") or float64 ("d") for INT64 and FLOAT64, a
+# list of exact Python numbers for OBJECTS. Which one is told by ``kind``, which the type
+# system cannot follow: code that has checked the kind casts ``data`` to ``Buffer1D``.
+# (Strings: ``memoryview`` and ``array`` cannot be subscripted at run time on 3.10 and 3.11.)
+Buffer1D: TypeAlias = "memoryview[int] | memoryview[float] | array[Any]"
+Storage: TypeAlias = "Buffer1D | list[Any]"
 
 _INT_FORMATS = frozenset("bBhHiIlLqQnN")
 _SIGNED_8_BYTE_FORMATS = frozenset("lqn")
@@ -368,16 +373,16 @@ def as_objects(col: Column, exact_type: type) -> list:
     if col.kind == OBJECTS:
         data = col.data if isinstance(col.data, list) else list(col.data)
     else:
-        data = col.data.tolist()
+        data = cast(Buffer1D, col.data).tolist()
     if exact_type is Decimal:
         return [x if isinstance(x, Decimal) else Decimal(x) for x in data]
     return data
 
 
-def as_floats(col: Column) -> array | memoryview:
+def as_floats(col: Column) -> Buffer1D:
     """The column's coins as float64 (for a game where some component has float coins)."""
     if col.kind == FLOAT64:
-        return col.data
+        return cast(Buffer1D, col.data)
     values = as_objects(col, int)
     try:
         return array("d", [float(x) for x in values])
@@ -385,5 +390,5 @@ def as_floats(col: Column) -> array | memoryview:
         raise _too_large_for_float(values, col.where, "the game has float coins") from None
 
 
-def as_int64(col: Column) -> array | memoryview:
-    return col.data
+def as_int64(col: Column) -> Buffer1D:
+    return cast(Buffer1D, col.data)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import decimal
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from . import _core
 from ._coins import FLOAT64, OBJECTS
@@ -35,7 +35,8 @@ __all__ = ["Engine"]
 _END_CODES = {"left": 0, "right": 1, "top": 2}
 
 
-def _new_move(fields: tuple, _new: Any = tuple.__new__) -> Move:
+def _new_move(fields: tuple,
+              _new: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)) -> Move:
     """``Move(*fields)`` without the NamedTuple constructor's argument parsing (hot path)."""
     return _new(Move, fields)
 
@@ -331,10 +332,13 @@ class _ExactWindows:
     # -- queries (the interface of _core.RowWindows) ---------------------------------------
 
     def value(self) -> Number:
-        greedy = self.alt[self.root]
+        # The treap holds Python numbers of the game's one kind (its lists are list[Any]).
+        greedy: Number = self.alt[self.root]
         if self.n_rows == self.rows:
             return greedy
-        return greedy - self.fruitless if self.coins_left & 1 else greedy + self.fruitless
+        value: Number = (greedy - self.fruitless if self.coins_left & 1
+                         else greedy + self.fruitless)
+        return value
 
     def length(self, c: int) -> int:
         return self.right[c] - self.left[c]
@@ -344,7 +348,8 @@ class _ExactWindows:
                 self.flat[c] + self.right[c] - self.base[c])
 
     def best_in_row(self, c: int) -> bool:
-        return self.val[self.left[c]] >= self.val[self.prv[self.right[c]]]
+        left_is_best: bool = self.val[self.left[c]] >= self.val[self.prv[self.right[c]]]
+        return left_is_best
 
     def best(self) -> tuple[int, bool, int]:
         i = self.root
@@ -530,8 +535,9 @@ class Engine:
             self._pop(0, move == "left")
             return played
         # The hot path: a move on a row, checked without building anything.
+        fields: Sequence[Any] = move  # a str was handled above; mypy keeps it in the union
         try:
-            kind, c, end, position, coin = move
+            kind, c, end, position, coin = fields
         except (TypeError, ValueError):
             raise ValueError(f"{move!r} is not a Move(kind, index, end, position, coin)") from None
         if (kind == "row" and c.__class__ is int and 0 <= c < self._n_rows

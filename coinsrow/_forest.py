@@ -282,5 +282,5 @@ def forest_line(coins: Any, starts: array, stops: array,
                                              state.base, state.parents, removed)
     if not moves:
         return array("q"), array("q"), array("B")
-    components, flat, ends = zip(*moves)
-    return array("q", components), array("q", flat), array("B", ends)
+    move_components, move_coins, move_ends = zip(*moves)
+    return array("q", move_components), array("q", move_coins), array("B", move_ends)

@@ -14,14 +14,14 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, TypeAlias, Union, cast
 
 from . import _core
-from ._coins import (FLOAT64, INT64, OBJECTS, Column, _describe, as_floats, as_objects,
-                     column, unify)
+from ._coins import (FLOAT64, INT64, OBJECTS, Buffer1D, Column, _describe, as_floats,
+                     as_objects, column, unify)
 from ._forest import ForestState, forest_line, forest_sum, forest_value, parse_forest
 
-Number = Union[int, float, Fraction, Decimal]
+Number: TypeAlias = Union[int, float, Fraction, Decimal]
 
 __all__ = ["Game", "Move", "Profits", "best_move", "play", "profits", "value"]
 
@@ -59,7 +59,8 @@ class Move(NamedTuple):
     """
 
     kind: str
-    index: int
+    # The field shadows tuple.index (a method); the name is public API, kept on purpose.
+    index: int  # type: ignore[assignment]
     end: str
     position: int
     coin: Number
@@ -98,7 +99,8 @@ class _Coins:
         return f"stack {component - self.n_rows}"
 
     def coin(self, flat_index: int) -> Number:
-        return self.data[flat_index]
+        coin: Number = self.data[flat_index]  # an annotated local: free, unlike cast (hot)
+        return coin
 
     def slice(self, start: int, stop: int) -> tuple:
         if self.kind == OBJECTS:
@@ -154,9 +156,9 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = N
         if len(columns) == 1 and not isinstance(columns[0].data, memoryview):
             data = columns[0].data
         else:
-            flat = array("q")
+            flat: array[Any] = array("q")
             for c in columns:
-                flat.frombytes(memoryview(c.data).cast("B"))
+                flat.frombytes(memoryview(cast(Buffer1D, c.data)).cast("B"))
             data = flat
     elif kind == FLOAT64:
         if (len(columns) == 1 and columns[0].kind == FLOAT64
@@ -171,7 +173,7 @@ def _build(rows: Iterable[Any], stacks: Iterable[Any], forest: Column | None = N
         data = []
         for c in columns:
             data.extend(as_objects(c, exact_type))
-    coins = _Coins(kind, exact_type, memoryview(data) if kind != OBJECTS else data,
+    coins = _Coins(kind, exact_type, memoryview(cast(Buffer1D, data)) if kind != OBJECTS else data,
                    bases, lengths, n_rows)
     if kind == FLOAT64:
         _check_finite(coins)
@@ -209,7 +211,7 @@ def _exact(coins: _Coins, result: Any) -> Number:
         return Fraction(result)
     if coins.exact_type is Decimal:
         return Decimal(result)
-    return result
+    return cast(int, result)  # int coins: the kernels' exact results are Python ints
 
 
 def _not_finite(coins: _Coins, starts: array, stops: array, flat_index: int) -> ValueError:
@@ -254,10 +256,12 @@ def _sum(coins: _Coins, starts: array, stops: array) -> Number:
 
 def _profits(coins: _Coins, starts: array, stops: array, advantage: Number,
              total: Number | None = None) -> Profits:
-    if total is None:
-        total = _sum(coins, starts, stops)
+    # Every number here is of the game's one kind (coins.exact_type), which the Number union
+    # cannot say (it would allow float + Decimal): the arithmetic is typed as Any.
+    tot: Any = _sum(coins, starts, stops) if total is None else total
+    adv: Any = advantage
     if coins.exact_type is int and coins.kind != FLOAT64:
-        first = (total + advantage) // 2
+        first = (tot + adv) // 2
     elif coins.exact_type is Decimal:
         data = coins.objects()
         # Halving writes one digit more than the coins have; a profit is a sum of coins, so
@@ -265,18 +269,17 @@ def _profits(coins: _Coins, starts: array, stops: array, advantage: Number,
         exponent = min((x.as_tuple().exponent for c in range(len(starts))
                         for x in data[starts[c]:stops[c]]), default=0)
         with decimal.localcontext(_EXACT_DECIMAL):
-            first = ((total + advantage) * _HALF_DECIMAL).quantize(Decimal(1).scaleb(exponent))
+            first = ((tot + adv) * _HALF_DECIMAL).quantize(Decimal(1).scaleb(exponent))
     else:
-        first = (total + advantage) / 2
-        if coins.kind == FLOAT64 and not (math.isfinite(first) and math.isfinite(total - first)):
+        first = (tot + adv) / 2
+        if coins.kind == FLOAT64 and not (math.isfinite(first) and math.isfinite(tot - first)):
             # A float overflow: both profits exactly, each rounded once.
             exact = coins.exact_objects()
-            total = sum(sum(exact[starts[c]:stops[c]]) for c in range(len(starts)))
-            advantage = _exact_value(coins, starts, stops)
-            return Profits(_round_float((total + advantage) / 2),
-                           _round_float((total - advantage) / 2))
+            tot = sum(sum(exact[starts[c]:stops[c]]) for c in range(len(starts)))
+            adv = _exact_value(coins, starts, stops)
+            return Profits(_round_float((tot + adv) / 2), _round_float((tot - adv) / 2))
     with decimal.localcontext(_EXACT_DECIMAL):
-        return Profits(first, total - first)
+        return Profits(first, tot - first)
 
 
 class _Line:
@@ -307,8 +310,8 @@ def _line(coins: _Coins, starts: array, stops: array) -> _Line:
         _, moves = _core.game_play_objects(coins.exact_objects(), starts, stops, coins.n_rows)
     if not moves:
         return _Line(array("q"), array("q"), array("B"))
-    components, flat, ends = zip(*moves)
-    return _Line(array("q", components), array("q", flat), array("B", ends))
+    move_components, move_coins, move_ends = zip(*moves)
+    return _Line(array("q", move_components), array("q", move_coins), array("B", move_ends))
 
 
 class Game:
@@ -346,7 +349,7 @@ class Game:
                    array("q", [b + n for b, n in zip(coins.bases, coins.lengths)]), None, 0,
                    state)
 
-    def _init(self, coins: _Coins, starts: array, stops: array, line: _Line | None,
+    def _init(self, coins: _Coins, starts: array[int], stops: array[int], line: _Line | None,
               turn: int, forest: ForestState | None = None) -> None:
         self._coins = coins
         self._starts = starts
@@ -419,7 +422,7 @@ class Game:
         stacks = [list(s) for s in self.stacks]
         text = f"Game(rows={rows!r}, stacks={stacks!r}"
         if self._forest is not None:
-            values, parents = self.forest
+            values, parents = cast("tuple[tuple, tuple]", self.forest)  # not None: a forest
             text += f", forest=({list(values)!r}, {list(parents)!r})"
         text += ")"
         return text if len(text) <= 200 else text[:190] + " ...)"
@@ -440,7 +443,8 @@ class Game:
                                                     self._forest)
             else:
                 self._cache["value"] = _value(self._coins, self._starts, self._stops)
-        return self._cache["value"]
+        cached: Number = self._cache["value"]
+        return cached
 
     def profits(self) -> Profits:
         """``Profits(first, second)``: what the player to move and the other one collect.
@@ -458,7 +462,7 @@ class Game:
     def _move(self, component: int, flat_index: int, end_code: int) -> Move:
         coins = self._coins
         if component == len(self._starts):
-            node = flat_index - self._forest.base
+            node = flat_index - cast(ForestState, self._forest).base  # the forest's component
             return Move("tree", node, "root", node, coins.coin(flat_index))
         if component < coins.n_rows:
             kind, index = "row", component
@@ -621,7 +625,7 @@ def _row_coins(row: Any) -> _Coins:
         raise TypeError("expected a row of coins, got a Game; call its methods instead")
     col = column(row, "row")
     kind, exact_type = unify([col], "row")
-    data = col.data if kind == OBJECTS else memoryview(col.data)
+    data = col.data if kind == OBJECTS else memoryview(cast(Buffer1D, col.data))
     return _RowCoins(kind, exact_type, data, (0,), (len(col),), 1)
 
 
@@ -675,9 +679,12 @@ def best_move(row: Any) -> str:
         if coins.kind == FLOAT64 and not math.isfinite(coins.coin(0)):
             raise _not_finite(coins, *_bounds(0, 1), 0)
         return "left"
+    # Coins and values are of one kind, which the Number union cannot say: Any arithmetic.
+    first_coin: Any = coins.coin(0)
+    last_coin: Any = coins.coin(n - 1)
     with decimal.localcontext(_EXACT_DECIMAL):
-        left = coins.coin(0) - _value(coins, *_bounds(1, n))
-        right = coins.coin(n - 1) - _value(coins, *_bounds(0, n - 1))
+        left = first_coin - _value(coins, *_bounds(1, n))
+        right = last_coin - _value(coins, *_bounds(0, n - 1))
         if coins.kind == FLOAT64 and not (math.isfinite(left) and math.isfinite(right)):
             exact = coins.exact_objects()
             left = exact[0] - _exact_value(coins, *_bounds(1, n))

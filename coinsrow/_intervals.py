@@ -12,10 +12,10 @@ import decimal
 import operator
 from fractions import Fraction
 from array import array
-from typing import Any
+from typing import Any, cast
 
 from . import _core
-from ._coins import FLOAT64, INT64, OBJECTS, column, unify
+from ._coins import FLOAT64, INT64, OBJECTS, Buffer1D, column, unify
 from ._game import _EXACT_DECIMAL, Number, _Coins, _exact
 
 __all__ = ["Intervals"]
@@ -168,13 +168,13 @@ class Intervals:
     def __init__(self, row: Any) -> None:
         col = column(row, "row")
         kind, exact_type = unify([col], "row")
-        data = col.data if kind == OBJECTS else memoryview(col.data)
+        data = col.data if kind == OBJECTS else memoryview(cast(Buffer1D, col.data))
         self._n = n = len(col)
         self._coins = _Coins(kind, exact_type, data, (0,), (n,), 1)
-        self._kernel: Any = None
+        self._kernel: _core.SubRows | None = None
         self._exact: _ExactSubRows | None = None
         if kind != OBJECTS:
-            kernel = _core.SubRows(data, 1 if kind == FLOAT64 else 0)
+            kernel = _core.SubRows(cast(Buffer1D, data), 1 if kind == FLOAT64 else 0)
             if kernel.status == _core.STATUS_NOT_FINITE:
                 bad = kernel.bad_index
                 raise ValueError(
@@ -257,7 +257,7 @@ class Intervals:
                 a, b, _ = slice(lo[q], hi[q]).indices(self._n)
                 out_list.append(self._exact_value(a, b))
             return array("d", out_list) if kind == FLOAT64 else out_list
-        out = array("d" if kind == FLOAT64 else "q", bytes(8 * m))
+        out: array[Any] = array("d" if kind == FLOAT64 else "q", bytes(8 * m))
         ok = array("B", bytes(m))
         bad = self._kernel.values(lo, hi, out, ok)
         if not bad:

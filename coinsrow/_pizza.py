@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from . import _core
-from ._coins import FLOAT64, OBJECTS, column, unify
+from ._coins import FLOAT64, OBJECTS, Buffer1D, column, unify
 from ._engine import _ExactWindows
 from ._game import _EXACT_DECIMAL, Number, _Coins, _exact, _profits
 from array import array
@@ -73,11 +73,12 @@ def pizza(circle: Any) -> PizzaResult:
     n = len(col)
     if n == 0:
         raise ValueError("the circle is empty: there is no first slice")
-    data = col.data if kind == OBJECTS else memoryview(col.data)
+    data = col.data if kind == OBJECTS else memoryview(cast(Buffer1D, col.data))
     coins = _Coins(kind, exact_type, data, (0,), (n,), 1)
+    value: Number
     status = _core.STATUS_OVERFLOW
     if kind != OBJECTS:
-        status, first_slice, value, _, bad = _core.window_pizza(data)
+        status, first_slice, value, _, bad = _core.window_pizza(cast(Buffer1D, data))
         if status == _core.STATUS_NOT_FINITE:
             raise ValueError(
                 f"circle: coin at index {bad} is {coins.coin(bad)!r}; coins must be finite"

@@ -228,7 +228,7 @@ def game_svg(game: Any) -> str:
                               font_size=12, fill="#777777"))
         for j, coin in enumerate(row):
             line, column = divmod(j, _ROW_WRAP)
-            cx = _MARGIN + _LABEL_WIDTH + _RADIUS + column * _CELL
+            cx: float = _MARGIN + _LABEL_WIDTH + _RADIUS + column * _CELL
             cy = top + line * _LINE
             body.append(_coin(cx, cy, coin, turn_of.get(("row", i, base + j)),
                               f"row {i}, coin {base + j}"))

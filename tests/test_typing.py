@@ -4,6 +4,9 @@
 compares every name, argument and constant with the stub, so a kernel added to a ``.pxi``
 without its stub (or a stub that drifted from the code) fails here. The package is checked
 where it is imported from: the source tree in development, site-packages for a wheel.
+
+``mypy coinsrow`` (strict, configured in pyproject.toml) must pass with no error on the
+source tree: a change that breaks the annotations fails here, not only in CI's typing job.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import coinsrow
 from coinsrow import _core
 
 PACKAGE_DIR = Path(coinsrow.__file__).resolve().parent
+# The checkout these tests belong to (tests/..): its pyproject.toml configures mypy.
+SOURCE_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _is_installed(directory: Path) -> bool:
@@ -87,4 +92,31 @@ def test_stub_matches_compiled_module(tmp_path: Path) -> None:
     assert result.returncode == 0, (
         "coinsrow/_core.pyi does not match the compiled module (add stubs for new kernels "
         f"at the end of _core.pyi):\n{result.stdout}\n{result.stderr}"
+    )
+
+
+def test_package_source_passes_mypy(tmp_path: Path) -> None:
+    pytest.importorskip(
+        "mypy", reason="mypy is not installed (it is in the 'test' extra: pip install -e '.[test]')"
+    )
+    source_package = SOURCE_ROOT / "coinsrow"
+    if not (SOURCE_ROOT / "pyproject.toml").is_file() or not source_package.is_dir():
+        pytest.skip(f"no package source next to the tests ({SOURCE_ROOT}): mypy checks the "
+                    "source tree, not an installed wheel")
+    if _is_installed(PACKAGE_DIR.parent) or PACKAGE_DIR != source_package.resolve():
+        pytest.skip(f"the package under test ({PACKAGE_DIR}) is not the source tree next to the "
+                    f"tests ({source_package}): mypy checks the source tree")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
+    # A cache of its own: the run does not depend on (nor write) a .mypy_cache in the tree.
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "coinsrow", "--cache-dir", str(tmp_path / "mypy_cache")],
+        cwd=SOURCE_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, (
+        "mypy coinsrow (strict, [tool.mypy] in pyproject.toml) reports errors; fix the "
+        f"annotations:\n{result.stdout}\n{result.stderr}"
     )
