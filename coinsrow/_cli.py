@@ -458,15 +458,11 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
 
 def versus(args: argparse.Namespace, out: TextIO) -> int:
     """``--strategy A --vs B``: a whole game between two strategies (``coinsrow.simulate``)."""
-    simulate = getattr(coinsrow, "simulate", None)
-    if simulate is None:
-        raise UsageError("--strategy/--vs need coinsrow.simulate, which this version of "
-                         "coinsrow does not have")
     game = read_game(args)
     first_name = args.strategy or "optimal"
     second_name = args.vs or "optimal"
     try:
-        playout = simulate(game, first=first_name, second=second_name, seed=args.seed)
+        playout = coinsrow.simulate(game, first=first_name, second=second_name, seed=args.seed)
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
     moves = list(playout.moves)

@@ -31,7 +31,6 @@ from coinsrow.__main__ import main
 from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent
-HAS_SIMULATE = hasattr(coinsrow, "simulate")
 
 MOVE_KEYS = {"turn", "player", "kind", "index", "end", "position", "coin", "first_total",
              "second_total"}
@@ -525,17 +524,9 @@ def test_silver_subcommand_matches_the_library():
     assert "winner: second player" in run("silver", "2", "3").stdout
 
 
-# -- strategies (coinsrow.simulate, when it exists) ------------------------------------------
+# -- strategies (coinsrow.simulate) ------------------------------------------
 
 
-@pytest.mark.skipif(HAS_SIMULATE, reason="coinsrow.simulate exists")
-def test_strategy_without_simulate_is_a_clear_error():
-    result = run("--strategy", "greedy", "--vs", "optimal", "1", "2", "3")
-    assert result.returncode == 2
-    assert "simulate" in result.stderr and len(result.stderr.splitlines()) == 1
-
-
-@pytest.mark.skipif(not HAS_SIMULATE, reason="coinsrow.simulate is not built yet")
 def test_strategy_greedy_against_optimal():
     rng = random.Random(17)
     for _ in range(4):
@@ -563,7 +554,6 @@ def test_strategy_greedy_against_optimal():
         assert totals[0] <= optimal_first  # the second player plays optimally
 
 
-@pytest.mark.skipif(not HAS_SIMULATE, reason="coinsrow.simulate is not built yet")
 def test_strategy_errors_are_one_line():
     result = run("--strategy", "parity", "1", "2", "3")  # parity needs an even row
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
@@ -614,48 +604,6 @@ def test_main_random_decimal_rows_exact(row):
     doc = json.loads(out)
     assert doc["number_type"] == "Decimal"
     check_optimal_play(doc, [row])
-
-
-def test_versus_wiring_with_a_stand_in_simulate(monkeypatch):
-    """The --strategy/--vs plumbing against API.md's contract, whether or not the real
-    simulate exists yet: a stand-in where the named strategy picks the move."""
-    from collections import namedtuple
-
-    Playout = namedtuple("Playout", "moves first second")
-    calls = []
-
-    def simulate(game, first="optimal", second="optimal", seed=None):
-        calls.append((first, second, seed))
-        if first == "bad":
-            raise ValueError("no such strategy: 'bad'")
-        moves, totals = [], [0, 0]
-        while len(game):
-            name = (first, second)[len(moves) % 2]
-            move = (max(game.moves(), key=lambda m: m.coin) if name == "greedy"
-                    else game.best_move())
-            totals[len(moves) % 2] += move.coin
-            moves.append(move)
-            game = game.take(move)
-        return Playout(moves, *totals)
-
-    monkeypatch.setattr(coinsrow, "simulate", simulate, raising=False)
-    row = [1, 2, 1000, 3, 4, 900]
-    status, out, err = call_main(["--json", "--strategy", "greedy", "--seed", "5",
-                                  *tokens(row)])
-    assert status == 0, err
-    assert calls == [("greedy", "optimal", 5)]
-    doc = json.loads(out)
-    expected = simulate(coinsrow.Game(rows=[row]), "greedy", "optimal")
-    assert doc["profits"] == {"first": expected.first, "second": expected.second}
-    assert doc["optimal_profits"] == dict(zip(("first", "second"), coinsrow.profits(row)))
-    assert [m["coin"] for m in doc["play"]] == [m.coin for m in expected.moves]
-    status, out, err = call_main(["--vs", "greedy", *tokens(row)])
-    assert status == 0 and "first player: optimal, second player: greedy" in out
-    result_line = next(line for line in out.splitlines() if line.startswith("result:"))
-    achieved = int(result_line.split()[2].rstrip(","))
-    assert achieved == simulate(coinsrow.Game(rows=[row]), "optimal", "greedy").first
-    assert achieved >= coinsrow.profits(row).first  # optimal against a weaker second player
-    check_one_line_error(*call_main(["--strategy", "bad", "1", "2"]), "'bad'")
 
 
 # -- forests ----------------------------------------------------------------------------------
