@@ -98,14 +98,18 @@ def parse_number(token: str, where: str,
             raise UsageError(f"{where}: {_show(text)} is not a number")
     except ZeroDivisionError:
         raise UsageError(f"{where}: {_show(text)} divides by zero") from None
-    if as_float:
-        try:
-            number = float(number)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number):
-            raise UsageError(f"{where}: {_show(text)} is too large for a float")
-    return number
+    return _to_float(number, where, text) if as_float else number
+
+
+def _to_float(number: Any, where: str, text: str) -> float:
+    """``--float``: the number as a float; one beyond the float range is an error."""
+    try:
+        result = float(number)
+    except OverflowError:
+        result = math.inf
+    if not math.isfinite(result):
+        raise UsageError(f"{where}: {_show(text)} is too large for a float")
+    return result
 
 
 def _tokens(text: str) -> Iterator[tuple[int, str]]:
@@ -130,15 +134,7 @@ def _json_coin(item: Any, where: str, as_float: bool) -> Any:
         raise UsageError(f"{where}: {json.dumps(item)[:40]} is not a number")
     if isinstance(item, str):
         return parse_number(item, where, as_float)
-    if as_float:
-        try:
-            number = float(item)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number):
-            raise UsageError(f"{where}: {_show(str(item))} is too large for a float")
-        return number
-    return item
+    return _to_float(item, where, str(item)) if as_float else item
 
 
 def _json_forest(forest: Any, source: str, as_float: bool) -> tuple[list, list]:
