@@ -34,31 +34,8 @@ def dp_value(row: Sequence[Any]) -> Any:
 
 def brute_solver(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]] = ()):
     """A memoised minimax ``value(bounds, tops)`` for positions reached from a game."""
-    rows = tuple(tuple(r) for r in rows)
-    stacks = tuple(tuple(s) for s in stacks)
-
-    @lru_cache(maxsize=None)
-    def solve(bounds: tuple, tops: tuple) -> Any:
-        best = None
-        for c, (i, j) in enumerate(bounds):
-            if i == j:
-                continue
-            for coin, nb in (
-                (rows[c][i], bounds[:c] + ((i + 1, j),) + bounds[c + 1:]),
-                (rows[c][j - 1], bounds[:c] + ((i, j - 1),) + bounds[c + 1:]),
-            ):
-                v = coin - solve(nb, tops)
-                if best is None or v > best:
-                    best = v
-        for c, t in enumerate(tops):
-            if t == len(stacks[c]):
-                continue
-            v = stacks[c][t] - solve(bounds, tops[:c] + (t + 1,) + tops[c + 1:])
-            if best is None or v > best:
-                best = v
-        return 0 if best is None else best
-
-    return solve
+    solve = brute_forest_solver(rows, stacks, (), ())
+    return lambda bounds, tops: solve(bounds, tops, 0)
 
 
 def brute_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]] = ()) -> Any:
