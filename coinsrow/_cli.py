@@ -423,13 +423,11 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
                 values, parents = game.forest
                 document["forest"] = {"values": [_json_number(c, kind) for c in values],
                                       "parents": list(parents)}
-        document["profits"] = {"first": _json_number(profits.first, kind),
-                               "second": _json_number(profits.second, kind)}
+        document["profits"] = _json_profits(profits, kind)
         if not args.quiet:
             document["value"] = _json_number(profits.first - profits.second, kind)
             document["best_move"] = _move_json(1, moves[0], totals[0], kind) if moves else None
-            document["play"] = [_move_json(t, m, s, kind) for t, (m, s) in
-                                enumerate(zip(moves, totals), 1)]
+            document["play"] = _json_play(moves, totals, kind)
         out.write(json.dumps(document) + "\n")
         return 0
     if args.quiet:
@@ -452,6 +450,17 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _json_profits(totals: Any, kind: type) -> dict[str, Any]:
+    """``{"first": ..., "second": ...}`` of anything with ``.first`` and ``.second``."""
+    return {"first": _json_number(totals.first, kind),
+            "second": _json_number(totals.second, kind)}
+
+
+def _json_play(moves: Sequence[Any], totals: Sequence[Any], kind: type) -> list[dict[str, Any]]:
+    """The play as JSON: one entry per move, with the running totals after it."""
+    return [_move_json(t, m, s, kind) for t, (m, s) in enumerate(zip(moves, totals), 1)]
+
+
 def versus(args: argparse.Namespace, out: TextIO) -> int:
     """``--strategy A --vs B``: a whole game between two strategies (``coinsrow.simulate``)."""
     game = read_game(args)
@@ -471,14 +480,11 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
         document: dict[str, Any] = {
             "number_type": kind.__name__,
             "strategies": {"first": first_name, "second": second_name},
-            "profits": {"first": _json_number(playout.first, kind),
-                        "second": _json_number(playout.second, kind)},
-            "optimal_profits": {"first": _json_number(optimal.first, kind),
-                                "second": _json_number(optimal.second, kind)},
+            "profits": _json_profits(playout, kind),
+            "optimal_profits": _json_profits(optimal, kind),
         }
         if not args.quiet:
-            document["play"] = [_move_json(t, m, s, kind) for t, (m, s) in
-                                enumerate(zip(moves, totals), 1)]
+            document["play"] = _json_play(moves, totals, kind)
         out.write(json.dumps(document) + "\n")
         return 0
     if args.quiet:
