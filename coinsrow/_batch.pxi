@@ -1,4 +1,4 @@
-# Included by _core.pyx: batch loops (owned by its issue; see the README).
+# Included by _core.pyx: many one-row games at once (values_many, profits_many).
 #
 # Many independent one-row games in one call (values_many, profits_many). A batch is one flat
 # buffer of coins and Arrow-style list offsets: game g is
@@ -12,19 +12,6 @@ from libc.stdlib cimport realloc
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from array import array as _batch_array  # a name no other included file uses
 
-cdef extern from *:
-    """
-    /* Halving for the profits of a float game, rounded exactly as Python rounds
-       (sum + value) / 2 and then sum - first: the volatile store keeps the compiler from
-       contracting the two steps into one fused multiply-add where the target has one. */
-    static double coinsrow_batch_half(double twice) {
-        volatile double half = twice / 2.0;
-        return half;
-    }
-    """
-    double coinsrow_batch_half(double twice) noexcept nogil
-
-
 ctypedef fused offset_t:
     int32_t
     int64_t
@@ -35,20 +22,13 @@ cdef enum:
     # and read back while it is still in the core's cache. A longer game grows the buffer.
     _BATCH_SLICE = 8192
 
-# Problems found by batch_check_offsets.
-OFFSETS_OK = 0
-OFFSETS_EMPTY = 1
-OFFSETS_NEGATIVE = 2
-OFFSETS_DECREASING = 3
-OFFSETS_PAST_END = 4
-
 
 def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::1] widened):
     """Check Arrow list offsets against a buffer of ``n_coins`` coins: ``(problem, index)``.
 
-    ``problem`` is OFFSETS_OK, OFFSETS_EMPTY, OFFSETS_NEGATIVE (offsets[0] < 0),
-    OFFSETS_DECREASING (offsets[index] > offsets[index + 1]) or OFFSETS_PAST_END
-    (offsets[index] > n_coins, index being the last entry). offsets[0] may be positive: the
+    ``problem`` (an ``OffsetsProblem``) is OFFSETS_OK, OFFSETS_EMPTY, OFFSETS_NEGATIVE
+    (offsets[0] < 0), OFFSETS_DECREASING (offsets[index] > offsets[index + 1]) or
+    OFFSETS_PAST_END (offsets[index] > n_coins, index being the last entry). offsets[0] may be positive: the
     coins before it belong to no game (a sliced Arrow array). When ``widened`` is not empty
     (it must then be as long as ``offsets``), it receives the offsets as int64.
     O(games), without the GIL.
@@ -58,62 +38,68 @@ def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::
     cdef int problem = 0
     cdef bint widen = widened.shape[0] > 0
     if n == 0:
-        return OFFSETS_EMPTY, 0
+        return OffsetsProblem.OFFSETS_EMPTY, 0
     if widen and widened.shape[0] != n:
         raise ValueError("widened must be as long as offsets")
     with nogil:
         if offsets[0] < 0:
-            problem = 2
+            problem = OFFSETS_NEGATIVE
             index = 0
         else:
             for i in range(n - 1):
                 if offsets[i] > offsets[i + 1]:
-                    problem = 3
+                    problem = OFFSETS_DECREASING
                     index = i
                     break
             if problem == 0 and offsets[n - 1] > n_coins:
-                problem = 4
+                problem = OFFSETS_PAST_END
                 index = n - 1
         if problem == 0 and widen:
             for i in range(n):
                 widened[i] = offsets[i]
-    return problem, index
+    return OffsetsProblem(problem), index
 
 
 def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offsets,
                 Py_ssize_t first_game, Py_ssize_t stop_game,
                 coin_t[::1] out_first, coin_t[::1] out_second, uint8_t[::1] out_status):
-    """Solve the games ``first_game .. stop_game - 1`` of a batch: ``(n_overflow, first_bad)``.
+    """Solve the games ``first_game .. stop_game - 1`` of a batch: ``(status, payload)``.
 
     Game g is ``coins[offsets[g] - base : offsets[g + 1] - base]``, a row. With an empty
     ``out_second``, ``out_first[g]`` receives the value of game g; otherwise
-    ``out_first[g]``, ``out_second[g]`` receive its profits. ``out_status[g]`` is STATUS_OK,
-    STATUS_OVERFLOW (int64 overflow somewhere in game g: its outputs are meaningless, redo
-    it exactly) or STATUS_NOT_FINITE (a NaN or an infinity in game g). ``n_overflow`` counts
-    the overflowing games, ``first_bad`` is the first game with a coin that is not finite
-    (-1 if none).
+    ``out_first[g]``, ``out_second[g]`` receive its profits. ``out_status[g]`` is OK,
+    OVERFLOW (int64 overflow, or a float result beyond the float range, in game g: its
+    outputs are meaningless, redo it exactly) or NOT_FINITE (a NaN or an infinity in
+    game g). The answer is ``(NOT_FINITE, index in coins of the first bad coin)`` if some
+    game has one, else ``(OVERFLOW, number of games to redo)`` if some overflowed, else
+    ``(OK, 0)``.
 
-    Each game is solved exactly as ``game_value`` (and ``game_sum``) solve a one-row game, so
-    that float results are bit for bit those of ``value`` and ``profits``. O(coins + games)
-    time without the GIL; scratch memory for one slice of the batch (the longest game at most).
+    Each game is solved exactly as ``game_value`` and ``game_profits`` solve a one-row game,
+    so that float results are bit for bit those of ``value`` and ``profits``. O(coins +
+    games) time without the GIL; scratch memory for one slice of the batch (the longest game
+    at most).
     """
     cdef bint profits = out_second.shape[0] > 0
     cdef Py_ssize_t g, h, q
-    cdef Py_ssize_t first_bad = -1
+    cdef int64_t first_bad = -1, bad
     cdef int64_t lo, hi, start, stop, top, p, n_overflow = 0
     cdef int64_t capacity = _BATCH_SLICE
     cdef coin_t *scratch = NULL
+    cdef int64_t *segments = NULL
     cdef coin_t *grown
+    cdef int64_t *grown_segments
     cdef const coin_t[::1] piece
     cdef coin_t result, total, twice, first, second, zero = 0
+    cdef double first_f, second_f
     cdef bint ovf, bad_range = False, no_memory = False
+    cdef int status
     if not 0 <= first_game <= stop_game < offsets.shape[0]:
         raise ValueError("the games are outside the offsets")
     if (out_first.shape[0] < stop_game or out_status.shape[0] < stop_game
             or (profits and out_second.shape[0] < stop_game)):
         raise ValueError("the output buffers are shorter than the batch")
     if first_game == stop_game:
-        return 0, -1
+        return Status.OK, 0
     with nogil:
         # Checked here as well as by the caller: no call can read outside the coins.
         if offsets[first_game] < base or offsets[stop_game] - base > coins.shape[0]:
@@ -125,7 +111,11 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
                     break
         if not bad_range:
             scratch = <coin_t *> malloc(capacity * sizeof(coin_t))
-            no_memory = scratch == NULL
+            if coin_t is double:
+                if profits:
+                    segments = <int64_t *> malloc(capacity * sizeof(int64_t))
+                    no_memory = segments == NULL
+            no_memory = no_memory or scratch == NULL
             g = first_game
             while g < stop_game and not no_memory:
                 # The slice: games g .. h - 1, as many as fit in the scratch (at least one).
@@ -140,6 +130,13 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
                         no_memory = True
                         break
                     scratch = grown
+                    if segments != NULL:
+                        grown_segments = <int64_t *> realloc(segments,
+                                                             (hi - lo) * sizeof(int64_t))
+                        if grown_segments == NULL:
+                            no_memory = True
+                            break
+                        segments = grown_segments
                     capacity = hi - lo
                 # _reduce writes the reduced row at the coins' own indices: index the slice
                 # from 0 so that the small scratch serves it.
@@ -149,42 +146,101 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
                     stop = offsets[q + 1] - base - lo
                     ovf = False
                     if coin_t is double:
-                        if _first_not_finite(piece, start, stop) >= 0:
-                            out_status[q] = _NOT_FINITE
+                        bad = _first_not_finite(piece, start, stop)
+                        if bad >= 0:
+                            out_status[q] = NOT_FINITE
                             if first_bad < 0:
-                                first_bad = q
+                                first_bad = lo + bad
                             continue
-                    top = _reduce(piece, start, stop, scratch, NULL, &ovf)
-                    result = _one_row_greedy(scratch, start, top - 1, &ovf)
-                    # As game_value: plus the (empty) Fruitless term, which turns -0.0 into 0.0.
-                    ovf |= _add(result, zero, &result)
-                    if profits:
-                        total = 0
-                        for p in range(start, stop):
-                            ovf |= _add(total, piece[p], &total)
-                        ovf |= _add(total, result, &twice)
-                        if coin_t is double:
-                            first = coinsrow_batch_half(twice)
-                        else:
+                    if coin_t is double:
+                        if profits:
+                            status = _one_row_float_profits(piece, start, stop, scratch,
+                                                            segments, &first_f, &second_f,
+                                                            0.0)
+                            if status == NO_MEMORY:
+                                no_memory = True
+                                break
+                            out_first[q] = first_f
+                            out_second[q] = second_f
+                            ovf = status == OVERFLOW
+                    if coin_t is int64_t or not profits:
+                        top = _reduce(piece, start, stop, scratch, NULL, &ovf)
+                        result = _one_row_greedy(scratch, start, top - 1, &ovf)
+                        # As game_value: plus the (empty) Fruitless term, which turns -0.0
+                        # into 0.0.
+                        ovf |= add_checked(result, zero, &result)
+                        ovf |= not _is_finite(result)
+                        if profits:
+                            total = 0
+                            for p in range(start, stop):
+                                ovf |= add_checked(total, piece[p], &total)
                             # Exact: twice = 2 * first whenever nothing overflowed.
+                            ovf |= add_checked(total, result, &twice)
                             first = twice // 2
-                        ovf |= _sub(total, first, &second)
-                        out_first[q] = first
-                        out_second[q] = second
-                    else:
-                        out_first[q] = result
+                            ovf |= sub_checked(total, first, &second)
+                            out_first[q] = first
+                            out_second[q] = second
+                        else:
+                            out_first[q] = result
                     if ovf:
-                        out_status[q] = _OVERFLOW
+                        out_status[q] = OVERFLOW
                         n_overflow += 1
                     else:
-                        out_status[q] = _OK
+                        out_status[q] = OK
                 g = h
             free(scratch)
+            free(segments)
     if bad_range:
         raise ValueError("the offsets decrease or point outside the coins")
     if no_memory:
         raise MemoryError()
-    return n_overflow, first_bad
+    if first_bad >= 0:
+        return Status.NOT_FINITE, first_bad
+    if n_overflow:
+        return Status.OVERFLOW, n_overflow
+    return Status.OK, 0
+
+
+def batch_solve_exact(list coins, int64_t base, const int64_t[::1] offsets,
+                      Py_ssize_t first_game, Py_ssize_t stop_game, list out_first,
+                      list out_second, uint8_t[::1] out_status):
+    """``batch_solve`` on Python numbers, into the lists ``out_first`` (and ``out_second``,
+    when not empty): each game as ``game_value_exact`` / ``game_profits_exact`` solve it."""
+    cdef bint profits = len(out_second) > 0
+    cdef Py_ssize_t g
+    cdef int64_t first_bad = -1, n_overflow = 0, start
+    one = _batch_array("q", [0])
+    if not 0 <= first_game <= stop_game < offsets.shape[0]:
+        raise ValueError("the games are outside the offsets")
+    if (len(out_first) < stop_game or out_status.shape[0] < stop_game
+            or (profits and len(out_second) < stop_game)):
+        raise ValueError("the output buffers are shorter than the batch")
+    for g in range(first_game, stop_game):
+        if offsets[g] > offsets[g + 1] or offsets[g] < base or offsets[g + 1] - base > len(coins):
+            raise ValueError("the offsets decrease or point outside the coins")
+    for g in range(first_game, stop_game):
+        start = offsets[g] - base
+        game = coins[start:offsets[g + 1] - base]
+        stop = _batch_array("q", [len(game)])
+        if profits:
+            status, payload = game_profits_exact(game, one, stop, 1)
+        else:
+            status, payload = game_value_exact(game, one, stop, 1)
+        out_status[g] = status
+        if status == NOT_FINITE:
+            if first_bad < 0:
+                first_bad = start + payload
+        elif status == OVERFLOW:
+            n_overflow += 1
+        elif profits:
+            out_first[g], out_second[g] = payload
+        else:
+            out_first[g] = payload
+    if first_bad >= 0:
+        return Status.NOT_FINITE, first_bad
+    if n_overflow:
+        return Status.OVERFLOW, n_overflow
+    return Status.OK, 0
 
 
 def batch_pack_int_lists(list rows):

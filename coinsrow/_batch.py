@@ -26,8 +26,9 @@ from itertools import repeat
 from typing import Any, cast
 
 from . import _core
-from ._coins import FLOAT64, INT64, OBJECTS, Column, column, unify
-from ._game import Number, Profits, _bounds, _Coins, _profits, _value
+from ._coins import FLOAT64, INT64, OBJECTS, Column, column
+from ._dispatch import EXACT, Answer, Number, run, span, storage, twins
+from ._game import Profits
 
 __all__ = ["profits_many", "values_many"]
 
@@ -238,19 +239,17 @@ def _solve_rows(rows: Any, n_threads: int, want_profits: bool, first_index: int 
             for index, result in zip(pack.games, solved):
                 results[index] = result
     for index, col in exact_games:
-        results[index] = _solve_exact(col, want_profits)
+        results[index] = _solve_exact(col, want_profits, f"game {first_index + index}")
     return results
 
 
-def _solve_exact(col: Column, want_profits: bool) -> Result:
-    """One game on Python numbers, exactly as ``value`` and ``profits`` solve it."""
-    kind, exact_type = unify([col], "row")
-    data: Any = col.data
-    coins = _Coins(kind, exact_type, data if kind == OBJECTS else memoryview(data), (0,),
-                   (len(col),), 1)
-    bounds = _bounds(0, len(col))
-    advantage = _value(coins, *bounds)
-    return _profits(coins, *bounds, advantage) if want_profits else advantage
+def _solve_exact(col: Column, want_profits: bool, name: str = "row") -> Result:
+    """One game on its own, exactly as ``value`` and ``profits`` solve it."""
+    coins = storage([col], 1, [name], copy=False, where=name)
+    args = (*span(0, len(col)), 1)
+    if want_profits:
+        return Profits(*run(coins, "game_profits", *args, answer=Answer.PROFITS))
+    return cast(Number, run(coins, "game_value", *args))
 
 
 # -- a flat buffer and offsets ----------------------------------------------------------------
@@ -318,15 +317,15 @@ def _shifted(first_index: int) -> Callable[[int], int]:
 
 # The message of each problem, from (offsets, index of the bad entry, number of coins).
 _OFFSET_PROBLEMS: dict[int, Callable[[memoryview, int, int], str]] = {
-    _core.OFFSETS_EMPTY: lambda o, i, n: (
+    _core.OffsetsProblem.OFFSETS_EMPTY: lambda o, i, n: (
         "offsets is empty: it has one entry more than there are games (Arrow's list layout), "
         "e.g. [0] for no games"
     ),
-    _core.OFFSETS_NEGATIVE: lambda o, i, n: f"offsets[0] = {o[0]} is negative",
-    _core.OFFSETS_DECREASING: lambda o, i, n: (
+    _core.OffsetsProblem.OFFSETS_NEGATIVE: lambda o, i, n: f"offsets[0] = {o[0]} is negative",
+    _core.OffsetsProblem.OFFSETS_DECREASING: lambda o, i, n: (
         f"offsets must be non-decreasing: offsets[{i}] = {o[i]} > offsets[{i + 1}] = {o[i + 1]}"
     ),
-    _core.OFFSETS_PAST_END: lambda o, i, n: (
+    _core.OffsetsProblem.OFFSETS_PAST_END: lambda o, i, n: (
         f"offsets[{i}] = {o[i]} is past the end of the {n} coins"
     ),
 }
@@ -337,7 +336,7 @@ def _offsets(offsets: Any, n_coins: int) -> memoryview:
     view = _offsets_view(offsets)
     widened = array("q") if view.format == "q" else array("q", bytes(8 * len(view)))
     problem, index = _core.batch_check_offsets(view, n_coins, widened)
-    if problem != _core.OFFSETS_OK:
+    if problem != _core.OffsetsProblem.OFFSETS_OK:
         raise ValueError(_OFFSET_PROBLEMS[problem](view, index, n_coins))
     return view if view.format == "q" else memoryview(widened)
 
@@ -488,36 +487,50 @@ def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
                   n_threads: int, want_profits: bool, name: Callable[[int], int]) -> list:
     """Solve every game of a flat int64/float64 buffer: game g is coins[offsets[g] - base:...].
 
-    ``name(g)`` is game g's index in the caller's batch, for error messages.
+    ``name(g)`` is game g's index in the caller's batch, for error messages. The chunks run
+    the machine kernel (its exact twin with ``COINSROW_EXACT=1``); a game it reports as
+    overflowing is solved again on its own by ``_dispatch.run``, which redoes it exactly.
     """
     n_games = len(offsets) - 1
-    typecode = _TYPECODES[kind]
-    first = array(typecode, bytes(8 * n_games))
-    second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
+    machine, twin = twins("batch_solve")
+    if EXACT:
+        kernel, numbers = twin, coins.tolist()
+        first: Any = [0] * n_games
+        second: Any = [0] * n_games if want_profits else []
+    else:
+        kernel, numbers = machine, coins
+        typecode = _TYPECODES[kind]
+        first = array(typecode, bytes(8 * n_games))
+        second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
     status = bytearray(n_games)
 
-    def run(chunk: tuple[int, int]) -> tuple[int, int]:
-        return _core.batch_solve(coins, base, offsets, chunk[0], chunk[1], first, second, status)
+    def run_chunk(chunk: tuple[int, int]) -> tuple[int, int]:
+        return cast("tuple[int, int]", kernel(numbers, base, offsets, chunk[0], chunk[1],
+                                              first, second, status))
 
     chunks = _chunks(offsets, n_games)
-    if n_threads == 1 or len(chunks) <= 1:
-        reports = [run(chunk) for chunk in chunks]
+    if n_threads == 1 or len(chunks) <= 1 or EXACT:
+        reports = [run_chunk(chunk) for chunk in chunks]
     else:
         pool = ThreadPoolExecutor(max_workers=min(n_threads, len(chunks)))
         try:
-            reports = list(pool.map(run, chunks))
+            reports = list(pool.map(run_chunk, chunks))
         finally:
             # On an error or Ctrl-C, the chunks not started yet are dropped, not waited for.
             pool.shutdown(wait=True, cancel_futures=True)
-    bad_games = [bad for _, bad in reports if bad >= 0]
-    if bad_games:
-        raise _not_finite(coins, base, offsets, min(bad_games), name)
-    firsts: list[Any] = first.tolist()
-    seconds: list[Any] = second.tolist()
-    if any(n_overflow for n_overflow, _ in reports):
+    bad_coins = [payload for code, payload in reports if code == _core.Status.NOT_FINITE]
+    if bad_coins:
+        flat_index = min(bad_coins)
+        game = bisect.bisect_right(offsets, flat_index + base) - 1
+        start = offsets[game] - base
+        raise _not_finite(f"game {name(game)}", flat_index - start, coins[flat_index])
+    firsts: list[Any] = list(first) if EXACT else first.tolist()
+    seconds: list[Any] = list(second) if EXACT else second.tolist()
+    if any(code == _core.Status.OVERFLOW for code, _ in reports):
         for g in _overflowed(status):
             start, stop = offsets[g] - base, offsets[g + 1] - base
-            exact: Any = _solve_exact(Column(OBJECTS, coins[start:stop].tolist()), want_profits)
+            exact: Any = _solve_exact(Column(kind, coins[start:stop]), want_profits,
+                                      f"game {name(g)}")
             if want_profits:
                 firsts[g], seconds[g] = exact
             else:
@@ -545,18 +558,12 @@ def _profits_list(firsts: list, seconds: list) -> list[Profits]:
 
 
 def _overflowed(status: bytearray) -> Iterable[int]:
-    marker = bytes([_core.STATUS_OVERFLOW])
+    marker = bytes([_core.Status.OVERFLOW])
     g = status.find(marker)
     while g >= 0:
         yield g
         g = status.find(marker, g + 1)
 
 
-def _not_finite(coins: memoryview, base: int, offsets: memoryview, game: int,
-                name: Callable[[int], int]) -> ValueError:
-    start, stop = offsets[game] - base, offsets[game + 1] - base
-    for index, coin in enumerate(coins[start:stop].tolist()):
-        if not math.isfinite(coin):
-            return ValueError(f"game {name(game)}: coin at index {index} is {coin!r}; "
-                              "coins must be finite")
-    return ValueError(f"game {name(game)} has a coin that is not finite")  # pragma: no cover
+def _not_finite(name: str, index: int, coin: Any) -> ValueError:
+    return ValueError(f"{name}: coin at index {index} is {coin!r}; coins must be finite")

@@ -46,6 +46,7 @@ from typing import Any, NoReturn, TextIO
 
 import coinsrow
 
+from ._dispatch import EXACT_DECIMAL
 from ._game import Game, Move
 from ._svg import format_number, game_svg, tidy_profits
 
@@ -64,8 +65,8 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", 
 _NEGATIVE = re.compile(r"-(?:[0-9]|\.[0-9])", re.ASCII)
 _SEPARATORS = re.compile(r"[\s,]+")
 
-DEMO_ROW = (1, 2, 1000, 3, 4, 900)      # seed 004, "Coins Game"
-DEMO_ROW_2 = (3, 2, 2, 3, 1, 2)         # seed 001, "Coins in a Line"
+DEMO_ROW = (1, 2, 1000, 3, 4, 900)      # from the puzzle write-up "Coins Game" (2011)
+DEMO_ROW_2 = (3, 2, 2, 3, 1, 2)         # from the interview write-up "Coins in a Line"
 
 
 class UsageError(Exception):
@@ -503,8 +504,9 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def demo(out: TextIO) -> int:
-    """Seed 004's row, where the even/odd strategy is not optimal, solved and explained;
-    then seed 001's example. Every number shown is computed by the library."""
+    """The row of the "Coins Game" write-up, where the even/odd strategy is not optimal,
+    solved and explained; then the example of "Coins in a Line". Every number shown is
+    computed by the library."""
     row = list(DEMO_ROW)
     game = Game(rows=[row])
     profits = game.profits()
@@ -522,7 +524,7 @@ def demo(out: TextIO) -> int:
         "coinsrow demo: two players take turns taking a coin from either end of a row.",
         "How much does each collect when both play as well as possible?",
         "",
-        f"Row: {_echo(row)}   (seed 004, \"Coins Game\")",
+        f"Row: {_echo(row)}   (from the puzzle write-up \"Coins Game\")",
         f"  Even/odd strategy: odd places hold {spelled(row[0::2])}, even places "
         f"{spelled(row[1::2])}.",
         f"  Going first, she can take every {parity_class}-place coin (the second player then "
@@ -555,7 +557,7 @@ def demo(out: TextIO) -> int:
     odd2, even2 = sum(row2[0::2]), sum(row2[1::2])
     lines += [
         "",
-        f"Row: {_echo(row2)}   (seed 001, \"Coins in a Line\")",
+        f"Row: {_echo(row2)}   (from the interview write-up \"Coins in a Line\")",
         f"  Odd places sum to {odd2}, even places to {even2}: the even/odd strategy gets "
         f"{max(odd2, even2)},",
         f"  the optimum is {profits2.first} to {profits2.second}. Optimal play, turn by turn:",
@@ -574,7 +576,8 @@ def demo(out: TextIO) -> int:
 
 def silver(argv: list[str], out: TextIO) -> int:
     parser = _Parser(prog=f"{PROG} silver",
-                     description="The Silver Dollar game (seed 002): coins on cells 1, 2, ...; "
+                     description="The Silver Dollar game (the CodeChef problem 'A Coin Game', September 2009): "
+                                 "coins on cells 1, 2, ...; "
                                  "a move slides a coin left to an empty cell without jumping; "
                                  "who cannot move loses. Prints the winner and the preferred "
                                  "winning move (leftmost coin, furthest left).")
@@ -681,15 +684,6 @@ def _unlimited_int_digits() -> Iterator[None]:
         sys.set_int_max_str_digits(previous)
 
 
-# Sums and differences of Decimal coins (running totals, the value) are exact under this
-# context; the default one would round them to 28 digits.
-_EXACT_DECIMAL = decimal.Context(
-    prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
-    traps=[decimal.InvalidOperation, decimal.Inexact, decimal.Overflow,
-           decimal.DivisionByZero],
-)
-
-
 def _run(argv: list[str], out: TextIO) -> int:
     if argv and argv[0] == "demo":
         if argv[1:] in (["-h"], ["--help"]):
@@ -718,7 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout
     try:
-        with _unlimited_int_digits(), decimal.localcontext(_EXACT_DECIMAL):
+        with _unlimited_int_digits(), decimal.localcontext(EXACT_DECIMAL):
             return _run(arguments, out)
     except UsageError as error:
         message = " ".join(str(error).split())

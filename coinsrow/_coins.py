@@ -69,7 +69,7 @@ class Column:
         return len(self.data)
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any) -> str:
     """``repr`` (shortened) and type of a rejected value, for error messages."""
     try:
         text = repr(value)
@@ -80,7 +80,8 @@ def _describe(value: Any) -> str:
     return f"{text} of type {type(value).__name__}"
 
 
-def _short_repr(value: Any) -> str:
+def short_repr(value: Any) -> str:
+    """``repr`` of a value for an error message, shortened (and never failing)."""
     try:
         text = repr(value)
     except Exception:
@@ -181,15 +182,15 @@ def _from_buffer(obj: Any, where: str) -> Column | None:
 def _not_a_coin(where: str, index: int, item: Any) -> TypeError:
     if _is_bool(item):
         return TypeError(
-            f"{where}: coin at index {index} is {_describe(item)}; booleans are not coins"
+            f"{where}: coin at index {index} is {describe(item)}; booleans are not coins"
         )
     return TypeError(
-        f"{where}: coin at index {index} is {_describe(item)}; coins must be real numbers"
+        f"{where}: coin at index {index} is {describe(item)}; coins must be real numbers"
     )
 
 
 def _not_finite(where: str, index: int, item: Any) -> ValueError:
-    return ValueError(f"{where}: coin at index {index} is {_short_repr(item)}; "
+    return ValueError(f"{where}: coin at index {index} is {short_repr(item)}; "
                       "coins must be finite")
 
 
@@ -234,7 +235,7 @@ def _classify(items: list, where: str) -> Column:
             try:
                 item = float(item)
             except OverflowError:
-                raise ValueError(f"{where}: coin at index {index} is {_describe(original)}; "
+                raise ValueError(f"{where}: coin at index {index} is {describe(original)}; "
                                  "it is too large for a float") from None
             except (TypeError, ValueError):
                 raise _not_a_coin(where, index, item) from None
@@ -279,9 +280,9 @@ def _check_decimal_digits(decimals: list, where: str) -> None:
     if span * len(decimals) > max(_DECIMAL_DIGIT_BUDGET, 10 * input_digits):
         ends = []
         if high_index >= 0:
-            ends.append(f"coin at index {high_index} is {_short_repr(decimals[high_index])}")
+            ends.append(f"coin at index {high_index} is {short_repr(decimals[high_index])}")
         if low_index >= 0:
-            ends.append(f"coin at index {low_index} is {_short_repr(decimals[low_index])}")
+            ends.append(f"coin at index {low_index} is {short_repr(decimals[low_index])}")
         raise ValueError(
             f"{where}: exact Decimal sums of these coins need {span} digits each "
             f"({', '.join(ends)}); round the coins to a common, smaller exponent range"
@@ -329,11 +330,11 @@ def column(row: Any, where: str) -> Column:
         try:
             iterator = iter(row)
         except TypeError:
-            raise TypeError(f"{where} is {_describe(row)}; {_EXPECTED}") from None
+            raise TypeError(f"{where} is {describe(row)}; {_EXPECTED}") from None
         try:
             items = list(iterator)
         except OverflowError:  # e.g. range(10**20): more coins than a list can hold
-            raise ValueError(f"{where} is {_describe(row)}; it has too many coins") from None
+            raise ValueError(f"{where} is {describe(row)}; it has too many coins") from None
     kinds = set(map(type, items))
     if kinds <= {int}:
         try:

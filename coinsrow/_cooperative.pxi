@@ -1,4 +1,4 @@
-# Included by _core.pyx: cooperative loops (owned by its issue; see the README).
+# Included by _core.pyx: the cooperative maximum (docs/algorithm.md).
 #
 # The cooperative maximum of a row: the largest total the first player can collect when the
 # second player helps her, i.e. the maximum over all plays of the first player's coins.
@@ -9,8 +9,6 @@
 #     his move:   best_L[i] = max(best_{L-1}[i+1], best_{L-1}[i])
 # best_L[i] reads best_{L-1}[i] and best_{L-1}[i+1] only, so one array of n + 1 entries is
 # updated in place with i increasing: O(n^2) time, O(n) memory.
-
-from cpython.exc cimport PyErr_CheckSignals
 
 # DP cells computed between two looks at pending signals (Ctrl-C): a fraction of a
 # millisecond of work, so an interrupt is honoured at once and the GIL is rarely taken.
@@ -56,8 +54,8 @@ cdef int _cooperative_layers(const coin_t[::1] coins, coin_t *best, bint checked
         if (n - length) % 2 == 0:
             if checked:
                 for i in range(last + 1):
-                    ovf |= _add(coins[i], best[i + 1], &take_left)
-                    ovf |= _add(coins[i + length - 1], best[i], &take_right)
+                    ovf |= add_checked(coins[i], best[i + 1], &take_left)
+                    ovf |= add_checked(coins[i + length - 1], best[i], &take_right)
                     best[i] = take_left if take_left >= take_right else take_right
                 if ovf:
                     overflow[0] = True
@@ -81,24 +79,24 @@ cdef int _cooperative_layers(const coin_t[::1] coins, coin_t *best, bint checked
     return 0
 
 
-def row_cooperative_max(const coin_t[::1] coins):
-    """Cooperative maximum of one row of machine numbers: ``(status, result, bad_index)``.
+def cooperative_max(const coin_t[::1] coins):
+    """Cooperative maximum of one row of machine numbers: ``(status, result or bad index)``.
 
-    STATUS_OVERFLOW means an int64 sum overflowed (redo with ``row_cooperative_max_objects``);
-    STATUS_NOT_FINITE gives the index of a NaN or infinity. O(n^2) time without the GIL
-    (taken briefly now and then to honour Ctrl-C), n + 1 numbers of memory.
+    OVERFLOW: an int64 sum overflowed, or a float64 result left the float range (redo it
+    exactly). NOT_FINITE gives the index of a NaN or an infinity. O(n^2) time without the
+    GIL (taken briefly now and then to honour Ctrl-C), n + 1 numbers of memory.
     """
     cdef int64_t n = coins.shape[0], bad_index = -1
     cdef coin_t *best = NULL
     cdef bint ovf = False, checked = False
     cdef coin_t result = 0
     if n == 0:
-        return STATUS_OK, 0, -1
+        return Status.OK, result
     if coin_t is double:
         with nogil:
             bad_index = _first_not_finite(coins, 0, n)
         if bad_index >= 0:
-            return STATUS_NOT_FINITE, 0, bad_index
+            return Status.NOT_FINITE, bad_index
     best = <coin_t *> malloc((n + 1) * sizeof(coin_t))
     if best == NULL:
         raise MemoryError()
@@ -109,13 +107,13 @@ def row_cooperative_max(const coin_t[::1] coins):
         result = best[0]
     finally:
         free(best)
-    if ovf:
-        return STATUS_OVERFLOW, 0, -1
-    return STATUS_OK, result, -1
+    if ovf or not _is_finite(result):
+        return Status.OVERFLOW, None
+    return Status.OK, result
 
 
-def row_cooperative_max_objects(list coins):
-    """``row_cooperative_max`` on Python numbers (ints of any size, Fraction, Decimal).
+def cooperative_max_exact(list coins):
+    """``cooperative_max`` on Python numbers (ints of any size, floats, Fraction, Decimal).
 
     The same DP on one list of n + 1 Python numbers. Once per length it checks for signals
     and lets other threads run (this loop needs the GIL for its arithmetic).
@@ -123,6 +121,9 @@ def row_cooperative_max_objects(list coins):
     cdef Py_ssize_t n = len(coins), length, i
     cdef list best = [0] * (n + 1)
     cdef object take_left, take_right, keep
+    status, bad = check_finite_exact(coins)
+    if status != OK:
+        return status, bad
     for length in range(1, n + 1):
         if (n - length) % 2 == 0:
             for i in range(n - length + 1):
@@ -137,4 +138,6 @@ def row_cooperative_max_objects(list coins):
         PyErr_CheckSignals()
         with nogil:
             pass  # hands the GIL to a thread that asked for it
-    return best[0]
+    if _overflowed(best[0]):
+        return Status.OVERFLOW, None
+    return Status.OK, best[0]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import decimal
 from typing import Any
 
-from . import _core
-from ._coins import OBJECTS
-from ._game import _EXACT_DECIMAL, Number, _bounds, _exact, _not_finite, _row_coins
+from ._dispatch import Number, run
+from ._game import row_coins
 
 __all__ = ["cooperative_max"]
 
@@ -29,14 +27,5 @@ def cooperative_max(row: Any) -> Number:
     >>> cooperative_max([1, 2, 1000, 3, 4, 900])   # 900, 1000 and 4: the helper opens the way
     1904
     """
-    coins = _row_coins(row)
-    if coins.kind != OBJECTS:
-        status, result, bad = _core.row_cooperative_max(coins.data)
-        if status == _core.STATUS_OK:
-            return result
-        if status == _core.STATUS_NOT_FINITE:
-            raise _not_finite(coins, *_bounds(0, coins.lengths[0]), bad)
-    # OBJECTS, or an int64 overflow: the same DP, exactly, on Python numbers.
-    with decimal.localcontext(_EXACT_DECIMAL):
-        result = _core.row_cooperative_max_objects(coins.objects())
-    return _exact(coins, result)
+    answer: Number = run(row_coins(row), "cooperative_max")
+    return answer

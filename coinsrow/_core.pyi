@@ -1,30 +1,56 @@
-# Stub of the compiled module coinsrow._core (coinsrow/_core.pyx and the .pxi files it
-# includes). Checked against the built module by tests/test_typing.py (mypy.stubtest).
+# Stub of the compiled module coinsrow._core (coinsrow/_core.pyx, _core.pxd and the .pxi
+# files it includes). Checked against the built module by tests/test_typing.py
+# (mypy.stubtest).
 #
-# The machine-number kernels are Cython fused functions over int64 and float64: ``coins``
-# is any C-contiguous 1-D buffer of format "q" (int64) or "d" (float64); ``starts``,
-# ``stops`` and the play output buffers are C-contiguous int64 buffers ("q"), ``out_end``
-# uint8 ("B"). Buffers are typed as ``Buffer`` (the buffer protocol, PEP 688): a memoryview,
-# an array.array or a NumPy array of the right dtype; the format is checked at run time.
+# The machine kernels are Cython fused functions over int64 and float64: ``coins`` is any
+# C-contiguous 1-D buffer of format "q" (int64) or "d" (float64); ``starts``, ``stops`` and
+# the play output buffers are C-contiguous int64 buffers ("q"), ``out_end`` uint8 ("B").
+# Buffers are typed as ``Buffer`` (the buffer protocol, PEP 688): a memoryview, an
+# array.array or a NumPy array of the right dtype; the format is checked at run time.
 #
-# Kernels added in a .pxi file: append their stubs below, in a section named after the file.
+# Every kernel returns ``(status, payload)`` (docs/architecture.md); its exact twin, named
+# with the suffix ``_exact`` (``Exact`` for a class), takes a list of Python numbers in place
+# of the buffer of coins and answers the same way.
 
+import enum
 from typing import Any, Final
 
 from typing_extensions import Buffer, disjoint_base
 
-STATUS_OK: Final[int]
-STATUS_OVERFLOW: Final[int]
-STATUS_NOT_FINITE: Final[int]
+# --- _core.pxd ------------------------------------------------------------------------------
 
-END_LEFT: Final[int]
-END_RIGHT: Final[int]
-END_TOP: Final[int]
+class Status(enum.IntEnum):
+    OK = 0
+    OVERFLOW = 1
+    NOT_FINITE = 2
 
-def game_value(
-    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int
-) -> tuple[int, int | float, int]:
-    """``(status, value, bad_index)``; value is an int for int64 coins, a float for float64."""
+class End(enum.IntEnum):
+    LEFT = 0
+    RIGHT = 1
+    TOP = 2
+    ROOT = 3
+
+class ForestProblem(enum.IntEnum):
+    FOREST_OK = 0
+    PARENT_OUT_OF_RANGE = 1
+    CYCLE = 2
+
+class OffsetsProblem(enum.IntEnum):
+    OFFSETS_OK = 0
+    OFFSETS_EMPTY = 1
+    OFFSETS_NEGATIVE = 2
+    OFFSETS_DECREASING = 3
+    OFFSETS_PAST_END = 4
+
+# --- _rows.pxi ------------------------------------------------------------------------------
+
+def game_value(coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int) -> tuple[Status, Any]:
+    """``(status, value or bad flat index)``; an int for int64 coins, a float for float64."""
+
+def game_value_exact(
+    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int
+) -> tuple[Status, Any]:
+    """``game_value`` on Python numbers."""
 
 def game_play(
     coins: Buffer,
@@ -34,37 +60,51 @@ def game_play(
     out_component: Buffer,
     out_coin: Buffer,
     out_end: Buffer,
-) -> tuple[int, int | float, int]:
-    """Writes the optimal play into the output buffers; ``(status, value, bad_index)``."""
+) -> tuple[Status, Any]:
+    """Writes the optimal play into the output buffers; ``(status, value or bad index)``."""
 
-def game_sum(coins: Buffer, starts: Buffer, stops: Buffer) -> tuple[int, int | float]:
-    """``(status, sum)`` of the coins of every component."""
+def game_play_exact(
+    coins: list[Any],
+    starts: Buffer,
+    stops: Buffer,
+    n_rows: int,
+    out_component: Buffer,
+    out_coin: Buffer,
+    out_end: Buffer,
+) -> tuple[Status, Any]:
+    """``game_play`` on Python numbers."""
 
-def game_value_objects(coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int) -> Any:
-    """The value on Python numbers; its type is the coins' (int, Fraction, Decimal)."""
+def game_profits(
+    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int
+) -> tuple[Status, Any]:
+    """``(status, (first, second) or bad flat index)``."""
 
-def game_play_objects(
+def game_profits_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int
-) -> tuple[Any, list[tuple[int, int, int]]]:
-    """``(value, [(component, coin, end), ...])`` on Python numbers."""
+) -> tuple[Status, Any]:
+    """``game_profits`` on Python numbers."""
 
-# --- _cooperative.pxi ----------------------------------------------------------------------
+def check_finite(coins: Buffer) -> tuple[Status, int | None]:
+    """``(NOT_FINITE, index)`` of the first NaN or infinity, else ``(OK, None)``."""
 
-def row_cooperative_max(coins: Buffer) -> tuple[int, int | float, int]:
-    """``(status, result, bad_index)``: the cooperative maximum of one int64/float64 row."""
+def check_finite_exact(coins: list[Any]) -> tuple[Status, int | None]:
+    """``check_finite`` on Python numbers."""
 
-def row_cooperative_max_objects(coins: list[Any]) -> Any:
-    """The cooperative maximum of one row of Python numbers."""
-
-# --- _window.pxi ---------------------------------------------------------------------------
+# --- _window.pxi ----------------------------------------------------------------------------
 
 WINDOW_INT64_LIMIT: Final[int]
 
-def window_forests(keys: Buffer, ns: Buffer, ps: Buffer, par1: Buffer, par2: Buffer) -> None:
-    """The static forests (ns, ps, par1, par2) of one row from its boundary keys."""
+def window_pizza(circle: Buffer) -> tuple[Status, Any]:
+    """``(status, (first_slice, value) or bad index)`` of the pizza game."""
 
-def window_pizza(circle: Buffer) -> tuple[int, int, int | float, int, int]:
-    """``(status, first_slice, value, updates, bad_index)`` of the pizza game."""
+def window_pizza_exact(circle: list[Any]) -> tuple[Status, Any]:
+    """``window_pizza`` on Python numbers."""
+
+def pizza_profits(circle: Buffer, first_slice: int) -> tuple[Status, Any]:
+    """``(status, (first, second))`` of the pizza after the first player's first slice."""
+
+def pizza_profits_exact(circle: list[Any], first_slice: int) -> tuple[Status, Any]:
+    """``pizza_profits`` on Python numbers."""
 
 @disjoint_base
 class RowWindows:
@@ -78,11 +118,7 @@ class RowWindows:
     def status(self) -> int: ...
     @property
     def bad_index(self) -> int: ...
-    @property
-    def updates(self) -> int: ...
-    def __new__(
-        cls, coins: Buffer, starts: Buffer, stops: Buffer, kind: int, n_rows: int = -1
-    ) -> RowWindows: ...
+    def __new__(cls, coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int) -> RowWindows: ...
     def value(self) -> Any: ...
     def length(self, c: int) -> int: ...
     def bounds(self, c: int) -> Any: ...
@@ -91,8 +127,44 @@ class RowWindows:
     def pop_left(self, c: int) -> Any: ...
     def pop_right(self, c: int) -> Any: ...
     def blocks(self, c: int) -> Any: ...
+    def kept(self, c: int) -> Any: ...
     def end_blocks(self, c: int) -> Any: ...
-    def play(self, opponent: int, seed: int, out_coin: Buffer, out_end: Buffer) -> Any: ...
+    def _state(self) -> Any: ...
+    def _check(self) -> None: ...
+
+@disjoint_base
+class RowWindowsExact:
+    """``RowWindows`` on a list of Python numbers."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def n_rows(self) -> int: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def bad_index(self) -> int: ...
+    def __reduce_cython__(self) -> Any: ...
+    def __setstate_cython__(self, __pyx_state: Any) -> None: ...
+    def __init__(
+        self, coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fill: bool = True
+    ) -> None: ...
+    def value(self) -> Any: ...
+    def length(self, c: int) -> int: ...
+    def bounds(self, c: int) -> Any: ...
+    def best(self) -> Any: ...
+    def best_in_row(self, c: int) -> Any: ...
+    def pop_left(self, c: int) -> Any: ...
+    def pop_right(self, c: int) -> Any: ...
+    def blocks(self, c: int) -> Any: ...
+    def kept(self, c: int) -> Any: ...
+    def end_blocks(self, c: int) -> Any: ...
+    def _state(self) -> Any: ...
+    def _check(self) -> None: ...
+    def _slide(self, c: int, push: bool) -> None: ...
+    def _open(self, c: int, left: int, right: int) -> None: ...
+
+# --- _subrows.pxi ---------------------------------------------------------------------------
 
 @disjoint_base
 class SubRows:
@@ -102,21 +174,77 @@ class SubRows:
     def status(self) -> int: ...
     @property
     def bad_index(self) -> int: ...
-    def __new__(cls, coins: Buffer, kind: int) -> SubRows: ...
+    def __new__(cls, coins: Buffer) -> SubRows: ...
     def __len__(self) -> int: ...
-    def value(self, start: int, stop: int) -> tuple[bool, int | float]: ...
-    def values(self, starts: Buffer, stops: Buffer, out: Any, ok: Buffer) -> int: ...
+    def value(self, start: int, stop: int) -> tuple[Status, Any]: ...
+    def values(
+        self, starts: Buffer, stops: Buffer, out: Any, ok: Buffer
+    ) -> tuple[Status, int]: ...
 
-# --- _batch.pxi ----------------------------------------------------------------------------
+@disjoint_base
+class SubRowsExact:
+    """``SubRows`` on a list of Python numbers."""
 
-OFFSETS_OK: Final[int]
-OFFSETS_EMPTY: Final[int]
-OFFSETS_NEGATIVE: Final[int]
-OFFSETS_DECREASING: Final[int]
-OFFSETS_PAST_END: Final[int]
+    @property
+    def status(self) -> int: ...
+    @property
+    def bad_index(self) -> int: ...
+    def __reduce_cython__(self) -> Any: ...
+    def __setstate_cython__(self, __pyx_state: Any) -> None: ...
+    def __init__(self, coins: list[Any]) -> None: ...
+    def __len__(self) -> int: ...
+    def value(self, start: int, stop: int) -> tuple[Status, Any]: ...
+    def values(
+        self, starts: Buffer, stops: Buffer, out: list[Any], ok: Buffer
+    ) -> tuple[Status, int]: ...
 
-def batch_check_offsets(offsets: Buffer, n_coins: int, widened: Buffer) -> tuple[int, int]:
-    """``(status, bad_entry)`` of Arrow-style offsets, widened to int64 into ``widened``."""
+# --- _forest.pxi ----------------------------------------------------------------------------
+
+def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
+    """``(problem, node)``: a parent out of range or a cycle, and the node it is found at."""
+
+def forest_value(
+    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> tuple[Status, Any]:
+    """``(status, value or bad index)`` of rows, stacks and a forest together."""
+
+def forest_value_exact(
+    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> tuple[Status, Any]:
+    """``forest_value`` on Python numbers."""
+
+def forest_play(
+    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer, out_component: Buffer, out_coin: Buffer, out_end: Buffer,
+) -> tuple[Status, Any]:
+    """A whole optimal play of rows, stacks and a forest: ``(status, value or bad index)``."""
+
+def forest_play_exact(
+    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer, out_component: Buffer, out_coin: Buffer, out_end: Buffer,
+) -> tuple[Status, Any]:
+    """``forest_play`` on Python numbers."""
+
+def forest_profits(
+    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> tuple[Status, Any]:
+    """``(status, (first, second) or bad index)`` of rows, stacks and a forest."""
+
+def forest_profits_exact(
+    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
+    removed: Buffer,
+) -> tuple[Status, Any]:
+    """``forest_profits`` on Python numbers."""
+
+# --- _batch.pxi -----------------------------------------------------------------------------
+
+def batch_check_offsets(
+    offsets: Buffer, n_coins: int, widened: Buffer
+) -> tuple[OffsetsProblem, int]:
+    """``(problem, bad_entry)`` of Arrow-style offsets, widened to int64 into ``widened``."""
 
 def batch_solve(
     coins: Buffer,
@@ -127,47 +255,28 @@ def batch_solve(
     out_first: Buffer,
     out_second: Buffer,
     out_status: Buffer,
-) -> tuple[int, int]:
+) -> tuple[Status, int]:
     """Solve games ``first_game .. stop_game - 1`` of a flat buffer with offsets."""
 
+def batch_solve_exact(
+    coins: list[Any],
+    base: int,
+    offsets: Buffer,
+    first_game: int,
+    stop_game: int,
+    out_first: list[Any],
+    out_second: list[Any],
+    out_status: Buffer,
+) -> tuple[Status, int]:
+    """``batch_solve`` on Python numbers, into lists."""
+
 def batch_pack_int_lists(rows: list[Any]) -> tuple[Any, Any, bytearray]:
-    """Pack lists of Python ints into one int64 buffer: ``(coins, offsets, kinds)``."""
+    """Pack lists of Python ints into one int64 buffer: ``(coins, offsets, packed)``."""
 
-# --- _forest.pxi ---------------------------------------------------------------------------
+# --- _cooperative.pxi -----------------------------------------------------------------------
 
-END_ROOT: Final[int]
-FOREST_OK: Final[int]
-FOREST_PARENT_OUT_OF_RANGE: Final[int]
-FOREST_CYCLE: Final[int]
+def cooperative_max(coins: Buffer) -> tuple[Status, Any]:
+    """``(status, result or bad index)``: the cooperative maximum of one int64/float64 row."""
 
-def forest_check(parents: Buffer) -> tuple[int, int]:
-    """``(status, node)``: a parent out of range or a cycle, and the node it is found at."""
-
-def forest_value(
-    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
-    removed: Buffer,
-) -> tuple[int, int | float, int]:
-    """``(status, value, bad_index)`` of rows, stacks and a forest together."""
-
-def forest_play(
-    coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
-    removed: Buffer, out_component: Buffer, out_coin: Buffer, out_end: Buffer,
-) -> tuple[int, int | float, int]:
-    """A whole optimal play of rows, stacks and a forest: ``(status, value, bad_index)``."""
-
-def forest_sum(
-    coins: Buffer, starts: Buffer, stops: Buffer, fbase: int, removed: Buffer
-) -> tuple[int, int | float]:
-    """``(status, sum)`` of the coins on the table, forest included."""
-
-def forest_value_objects(
-    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
-    removed: Buffer,
-) -> Any:
-    """``forest_value`` on Python numbers."""
-
-def forest_play_objects(
-    coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
-    removed: Buffer,
-) -> tuple[Any, list[tuple[int, int, int]]]:
-    """``forest_play`` on Python numbers: ``(value, [(component, coin, end), ...])``."""
+def cooperative_max_exact(coins: list[Any]) -> tuple[Status, Any]:
+    """``cooperative_max`` on Python numbers."""

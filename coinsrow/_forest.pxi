@@ -1,7 +1,7 @@
 # Included by _core.pyx: the game on a forest of rooted trees, mixed with rows and stacks.
 #
 # A move takes a root of a tree (its children become roots). Block merging
-# (research/rooted-forests.md): blocks are connected sets of vertices kept in a union-find,
+# (docs/forests.md): blocks are connected sets of vertices kept in a union-find,
 # each with a head (its top vertex, which is also its union-find representative), a net
 # value d and a parity. Start: every vertex is an odd block with d = its coin. Repeatedly pop
 # the odd block B with the largest d (ties: lower vertex id):
@@ -23,21 +23,6 @@
 # were merged into it (P's vertices, then B's): a topological order, since B's head hangs
 # below a vertex of P. Every move of that play was checked optimal against exhaustive
 # minimax (tests/test_forest.py).
-
-END_ROOT = 3
-
-FOREST_OK = 0
-FOREST_PARENT_OUT_OF_RANGE = 1
-FOREST_CYCLE = 2
-
-cdef enum:
-    # The END_* codes above, as C constants for the nogil loops.
-    _END_LEFT = 0
-    _END_RIGHT = 1
-    _END_TOP = 2
-    _END_ROOT = 3
-    _FOREST_OK = 0
-    _FOREST_CYCLE = 2
 
 cdef enum:
     _LIVE = 1
@@ -143,11 +128,11 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
         for c in range(k):
             bad_index[0] = _first_not_finite(coins, starts[c], stops[c])
             if bad_index[0] >= 0:
-                return _NOT_FINITE
+                return NOT_FINITE
         for i in range(nf):
             if not removed[i] and not isfinite(coins[fbase + i]):
                 bad_index[0] = fbase + i
-                return _NOT_FINITE
+                return NOT_FINITE
     for c in range(k):
         start = starts[c]
         stop = stops[c]
@@ -215,9 +200,9 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
             # Greedy: the player to move takes the whole block.
             flags[b] |= _TAKEN
             if plus:
-                ovf |= _add(total[0], d[b], total)
+                ovf |= add_checked(total[0], d[b], total)
             else:
-                ovf |= _sub(total[0], d[b], total)
+                ovf |= sub_checked(total[0], d[b], total)
             plus = not plus
             if taken_order != NULL:
                 taken_order[taken] = b
@@ -230,10 +215,10 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
             tail[P] = tail[b]
         if flags[P] & _ODD:
             _block_remove(heap, keys, pos, &size, P)
-            ovf |= _sub(d[P], d[b], &d[P])
+            ovf |= sub_checked(d[P], d[b], &d[P])
             flags[P] &= ~_ODD
         else:
-            ovf |= _add(d[P], d[b], &d[P])
+            ovf |= add_checked(d[P], d[b], &d[P])
             flags[P] |= _ODD
             heap[size] = P
             keys[size] = d[P]
@@ -243,13 +228,13 @@ cdef int _forest_blocks(const coin_t[::1] coins, const int64_t[::1] starts,
     # Fruitless: the even blocks left, all taken by whoever is to move then.
     for v in range(n):
         if (flags[v] & (_LIVE | _TAKEN)) == _LIVE and uf[v] == v:
-            ovf |= _add(even_sum, d[v], &even_sum)
+            ovf |= add_checked(even_sum, d[v], &even_sum)
     if plus:
-        ovf |= _add(total[0], even_sum, total)
+        ovf |= add_checked(total[0], even_sum, total)
     else:
-        ovf |= _sub(total[0], even_sum, total)
+        ovf |= sub_checked(total[0], even_sum, total)
     n_taken[0] = taken
-    return _OVERFLOW if ovf else _OK
+    return OVERFLOW if ovf else OK
 
 
 cdef inline int64_t _component_of(const int64_t[::1] stops, int64_t v) noexcept nogil:
@@ -279,14 +264,14 @@ cdef int64_t _emit_block(int64_t b, int64_t turn, const int64_t[::1] stops, Py_s
         if v >= fbase:
             out_component[turn] = forest_component
             out_coin[turn] = v
-            out_end[turn] = _END_ROOT
+            out_end[turn] = ROOT
             turn += 1
         else:
             c = _component_of(stops, v)
             if c >= n_rows:
                 out_component[turn] = c
                 out_coin[turn] = v
-                out_end[turn] = _END_TOP
+                out_end[turn] = TOP
                 turn += 1
             else:
                 # A reduced row entry: its odd run of coins, whole, from the exposed end.
@@ -296,7 +281,7 @@ cdef int64_t _emit_block(int64_t b, int64_t turn, const int64_t[::1] stops, Py_s
                     for p in range(lo, hi):
                         out_component[turn] = c
                         out_coin[turn] = p
-                        out_end[turn] = _END_LEFT
+                        out_end[turn] = LEFT
                         row_left[c] -= 1
                         turn += 1
                 else:
@@ -305,7 +290,7 @@ cdef int64_t _emit_block(int64_t b, int64_t turn, const int64_t[::1] stops, Py_s
                         p -= 1
                         out_component[turn] = c
                         out_coin[turn] = p
-                        out_end[turn] = _END_RIGHT if row_left[c] > 1 else _END_LEFT
+                        out_end[turn] = RIGHT if row_left[c] > 1 else LEFT
                         row_left[c] -= 1
                         turn += 1
         v = nxt[v]
@@ -386,12 +371,12 @@ cdef int _forest_run(const coin_t[::1] coins, const int64_t[::1] starts,
         no_memory = (segments == NULL or nxt == NULL or tail == NULL or taken_order == NULL
                      or row_left == NULL)
     if no_memory:
-        status = _NO_MEMORY
+        status = NO_MEMORY
     else:
         status = _forest_blocks(coins, starts, stops, n_rows, fbase, parents, removed, d, par,
                                 uf, heap, keys, pos, flags, segments, row_mid, row_top, nxt,
                                 tail, taken_order, &n_taken, total, bad_index)
-        if want_play and (status == _OK or status == _OVERFLOW):
+        if want_play and (status == OK or status == OVERFLOW):
             # The heap is empty now: its memory holds the chains of even blocks.
             _forest_emit(n, starts, stops, n_rows, fbase, par, uf, flags, segments, row_mid,
                          row_top, row_left, nxt, taken_order, n_taken, heap, out_component,
@@ -437,7 +422,7 @@ def _forest_arguments(coins_length, starts, stops, fbase, parents, removed):
 def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
                  Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                  const uint8_t[::1] removed):
-    """Value of rows, stacks and a forest together: ``(status, value, bad_index)``.
+    """Value of rows, stacks and a forest together: ``(status, value or bad flat index)``.
 
     The forest's node i is ``coins[fbase + i]``, its parent ``parents[i]`` (-1: a root);
     nodes with ``removed[i]`` are gone. ``parents`` must pass ``forest_check``.
@@ -450,19 +435,23 @@ def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64
     with nogil:
         status = _forest_run(coins, starts, stops, n_rows, fbase, parents, removed, &total,
                              &bad_index, NULL, NULL, NULL)
-    if status == _NO_MEMORY:
+    if status == NO_MEMORY:
         raise MemoryError()
-    return status, total, bad_index
+    if status == NOT_FINITE:
+        return Status.NOT_FINITE, bad_index
+    if status == OK and not _is_finite(total):
+        status = OVERFLOW
+    return Status(status), total
 
 
 def forest_play(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
                 Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                 const uint8_t[::1] removed, int64_t[::1] out_component, int64_t[::1] out_coin,
                 uint8_t[::1] out_end):
-    """A whole optimal play of rows, stacks and a forest: ``(status, value, bad_index)``.
+    """A whole optimal play of rows, stacks and a forest: ``(status, value or bad index)``.
 
     Turn t takes coin ``out_coin[t]`` (a flat index) of component ``out_component[t]``
-    from ``out_end[t]``; a forest node has component ``len(starts)`` and end END_ROOT.
+    from ``out_end[t]``; a forest node has component ``len(starts)`` and end ROOT.
     O(n log n) time, O(n) memory.
     """
     cdef coin_t total = 0
@@ -473,49 +462,90 @@ def forest_play(const coin_t[::1] coins, const int64_t[::1] starts, const int64_
     if out_component.shape[0] < live or out_coin.shape[0] < live or out_end.shape[0] < live:
         raise ValueError("output buffers are shorter than the game")
     if live == 0:
-        return STATUS_OK, 0, -1
+        return Status.OK, total
     with nogil:
         status = _forest_run(coins, starts, stops, n_rows, fbase, parents, removed, &total,
                              &bad_index, &out_component[0], &out_coin[0], &out_end[0])
-    if status == _NO_MEMORY:
+    if status == NO_MEMORY:
         raise MemoryError()
-    return status, total, bad_index
+    if status == NOT_FINITE:
+        return Status.NOT_FINITE, bad_index
+    if status == OK and not _is_finite(total):
+        status = OVERFLOW
+    return Status(status), total
 
 
-def forest_sum(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
-               int64_t fbase, const uint8_t[::1] removed):
-    """Sum of the coins on the table, forest included: ``(status, sum)``."""
-    cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t p, nf = removed.shape[0]
-    cdef coin_t total = 0
+def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
+                   const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
+                   const int64_t[::1] parents, const uint8_t[::1] removed):
+    """What each player collects: ``(status, (first, second) or bad flat index)``, as
+    ``game_profits`` computes them (int64: from the sum and the value; float64: each
+    player's coins of the optimal play, summed exactly and rounded once)."""
+    cdef coin_t total = 0, value = 0, twice, first = 0, second = 0
+    cdef int64_t bad_index = -1, live, p
+    cdef int64_t *components = NULL
+    cdef int64_t *play = NULL
+    cdef uint8_t *ends = NULL
+    cdef Py_ssize_t c
+    cdef int status = OK
     cdef bint ovf = False
-    if stops.shape[0] != k:
-        raise ValueError("starts and stops differ in length")
-    if fbase < 0 or fbase + nf > coins.shape[0]:
-        raise ValueError("the forest lies outside the coins")
+    _forest_arguments(coins.shape[0], starts, stops, fbase, parents, removed)
+    live = _live_count(starts, stops, removed)
+    if live == 0:
+        return Status.OK, (first, second)
     with nogil:
-        for c in range(k):
-            for p in range(starts[c], stops[c]):
-                ovf |= _add(total, coins[p], &total)
-        for p in range(nf):
-            if not removed[p]:
-                ovf |= _add(total, coins[fbase + p], &total)
-    return (STATUS_OVERFLOW if ovf else STATUS_OK), total
+        if coin_t is int64_t:
+            status = _forest_run(coins, starts, stops, n_rows, fbase, parents, removed,
+                                 &value, &bad_index, NULL, NULL, NULL)
+            for c in range(starts.shape[0]):
+                for p in range(starts[c], stops[c]):
+                    ovf |= add_checked(total, coins[p], &total)
+            for p in range(removed.shape[0]):
+                if not removed[p]:
+                    ovf |= add_checked(total, coins[fbase + p], &total)
+            # sum + value is twice what the first player takes: even, so halving is exact.
+            ovf |= add_checked(total, value, &twice)
+            first = twice // 2
+            ovf |= sub_checked(total, first, &second)
+            if ovf and status == OK:
+                status = OVERFLOW
+        else:
+            components = <int64_t *> malloc(live * sizeof(int64_t))
+            play = <int64_t *> malloc(live * sizeof(int64_t))
+            ends = <uint8_t *> malloc(live * sizeof(uint8_t))
+            if components == NULL or play == NULL or ends == NULL:
+                status = NO_MEMORY
+            else:
+                status = _forest_run(coins, starts, stops, n_rows, fbase, parents, removed,
+                                     &value, &bad_index, components, play, ends)
+                if status == OK and not isfinite(value):
+                    status = OVERFLOW
+                if status == OK:
+                    status = _play_float_profits(coins, play, live, &first, &second)
+            free(components)
+            free(play)
+            free(ends)
+    if status == NO_MEMORY:
+        raise MemoryError()
+    if status == NOT_FINITE:
+        return Status.NOT_FINITE, bad_index
+    return Status(status), (first, second)
 
 
 def forest_check(const int64_t[::1] parents):
-    """Validate a parent array: ``(FOREST_OK, -1)``, ``(FOREST_PARENT_OUT_OF_RANGE, node)``
-    or ``(FOREST_CYCLE, node)`` with ``node`` on the cycle. O(n) time and memory."""
+    """Validate a parent array: ``(FOREST_OK, -1)``, ``(PARENT_OUT_OF_RANGE, node)`` or
+    ``(CYCLE, node)`` with ``node`` on the cycle (a ``ForestProblem``). O(n) time and
+    memory."""
     cdef int64_t n = parents.shape[0], v, x, q
     cdef uint8_t *state
-    cdef int code = _FOREST_OK
+    cdef int code = FOREST_OK
     cdef int64_t bad = -1
     for v in range(n):
         q = parents[v]
         if q < -1 or q >= n:
-            return FOREST_PARENT_OUT_OF_RANGE, v
+            return ForestProblem.PARENT_OUT_OF_RANGE, v
     if n == 0:
-        return FOREST_OK, -1
+        return ForestProblem.FOREST_OK, -1
     state = <uint8_t *> malloc(n * sizeof(uint8_t))
     if state == NULL:
         raise MemoryError()
@@ -528,7 +558,7 @@ def forest_check(const int64_t[::1] parents):
                 state[x] = 1
                 x = parents[x]
             if x >= 0 and state[x] == 1:
-                code = _FOREST_CYCLE
+                code = CYCLE
                 bad = x
                 break
             x = v
@@ -536,12 +566,12 @@ def forest_check(const int64_t[::1] parents):
                 state[x] = 2
                 x = parents[x]
     free(state)
-    return code, bad
+    return ForestProblem(code), bad
 
 
 # -- the same algorithm on Python numbers (ints of any size, Fraction, Decimal) ------------
 
-cdef tuple _forest_objects(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+cdef tuple _forest_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                            Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                            const uint8_t[::1] removed, bint want_play):
     """``_forest_blocks`` (and ``_forest_emit``) on Python numbers: ``(value, play)``.
@@ -567,7 +597,7 @@ cdef tuple _forest_objects(list coins, const int64_t[::1] starts, const int64_t[
                 w = coins[p]
                 seg = p
                 while (top - start >= 2 and d[top - 2] <= d[top - 1]
-                       and d[top - 1] >= w):
+                       and d[top - 1] > w):
                     w = d[top - 2] - d[top - 1] + w
                     seg = segments[top - 2]
                     top -= 2
@@ -609,7 +639,7 @@ cdef tuple _forest_objects(list coins, const int64_t[::1] starts, const int64_t[
             continue
         P = -1
         if par[b] >= 0:
-            P = _find_objects(uf, par[b])
+            P = _find_exact(uf, par[b])
             if flags[P] & _TAKEN or P == b:
                 P = -1
         if P < 0:
@@ -637,7 +667,7 @@ cdef tuple _forest_objects(list coins, const int64_t[::1] starts, const int64_t[
         return total, None
     row_left = [stops[c] - starts[c] for c in range(k)]
     for b in taken_order:
-        _emit_objects(b, play, stops, n_rows, fbase, segments, row_mid, row_top, row_left, nxt)
+        _emit_exact(b, play, stops, n_rows, fbase, segments, row_mid, row_top, row_left, nxt)
     for v in range(n):
         if (flags[v] & (_LIVE | _TAKEN | _EMITTED)) != _LIVE or uf[v] != v:
             continue
@@ -648,60 +678,146 @@ cdef tuple _forest_objects(list coins, const int64_t[::1] starts, const int64_t[
             flags[x] |= _EMITTED
             if par[x] < 0:
                 break
-            x = _find_objects(uf, par[x])
+            x = _find_exact(uf, par[x])
             if flags[x] & (_TAKEN | _EMITTED):
                 break
         for x in reversed(chain):
-            _emit_objects(x, play, stops, n_rows, fbase, segments, row_mid, row_top, row_left,
+            _emit_exact(x, play, stops, n_rows, fbase, segments, row_mid, row_top, row_left,
                           nxt)
     return total, play
 
 
-cdef inline int64_t _find_objects(list uf, int64_t x):
+cdef inline int64_t _find_exact(list uf, int64_t x):
     while uf[x] != x:
         uf[x] = uf[uf[x]]
         x = uf[x]
     return x
 
 
-cdef int _emit_objects(int64_t b, list play, const int64_t[::1] stops, Py_ssize_t n_rows,
+cdef int _emit_exact(int64_t b, list play, const int64_t[::1] stops, Py_ssize_t n_rows,
                        int64_t fbase, list segments, list row_mid, list row_top,
                        list row_left, list nxt) except -1:
     cdef int64_t v = b, c, lo, hi, p
     cdef int64_t forest_component = stops.shape[0]
     while v >= 0:
         if v >= fbase:
-            play.append((forest_component, v, END_ROOT))
+            play.append((forest_component, v, ROOT))
         else:
             c = _component_of(stops, v)
             if c >= n_rows:
-                play.append((c, v, END_TOP))
+                play.append((c, v, TOP))
             else:
                 lo = segments[v]
                 hi = segments[v + 1] if v + 1 < row_top[c] else stops[c]
                 if v <= row_mid[c]:
                     for p in range(lo, hi):
-                        play.append((c, p, END_LEFT))
+                        play.append((c, p, LEFT))
                         row_left[c] -= 1
                 else:
                     for p in range(hi - 1, lo - 1, -1):
-                        play.append((c, p, END_RIGHT if row_left[c] > 1 else END_LEFT))
+                        play.append((c, p, RIGHT if row_left[c] > 1 else LEFT))
                         row_left[c] -= 1
         v = nxt[v]
     return 0
 
 
-def forest_value_objects(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+def forest_value_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                       Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
+                       const uint8_t[::1] removed):
+    """``forest_value`` on Python numbers."""
+    _forest_arguments(len(coins), starts, stops, fbase, parents, removed)
+    bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
+    if bad >= 0:
+        return Status.NOT_FINITE, bad
+    value = _forest_exact(coins, starts, stops, n_rows, fbase, parents, removed, False)[0]
+    if _overflowed(value):
+        return Status.OVERFLOW, None
+    return Status.OK, value
+
+
+def forest_play_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                      Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
+                      const uint8_t[::1] removed, int64_t[::1] out_component,
+                      int64_t[::1] out_coin, uint8_t[::1] out_end):
+    """``forest_play`` on Python numbers: the same play, written to the same buffers."""
+    cdef int64_t live, t
+    _forest_arguments(len(coins), starts, stops, fbase, parents, removed)
+    live = _live_count(starts, stops, removed)
+    if out_component.shape[0] < live or out_coin.shape[0] < live or out_end.shape[0] < live:
+        raise ValueError("output buffers are shorter than the game")
+    if live == 0:
+        return Status.OK, 0
+    bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
+    if bad >= 0:
+        return Status.NOT_FINITE, bad
+    value, play = _forest_exact(coins, starts, stops, n_rows, fbase, parents, removed, True)
+    if _overflowed(value):
+        return Status.OVERFLOW, None
+    for t in range(live):
+        out_component[t], out_coin[t], out_end[t] = play[t]
+    return Status.OK, value
+
+
+def forest_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                          Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                          const uint8_t[::1] removed):
-    """``forest_value`` on Python numbers: the value."""
+    """``forest_profits`` on Python numbers (see ``game_profits_exact``)."""
+    cdef int64_t live, p
+    cdef Py_ssize_t c
+    cdef object total = 0
     _forest_arguments(len(coins), starts, stops, fbase, parents, removed)
-    return _forest_objects(coins, starts, stops, n_rows, fbase, parents, removed, False)[0]
+    live = _live_count(starts, stops, removed)
+    if live == 0:
+        return Status.OK, (0, 0)
+    bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
+    if bad >= 0:
+        return Status.NOT_FINITE, bad
+    want_play = type(_forest_first_coin(coins, starts, stops, fbase, removed)) is float
+    value, play = _forest_exact(coins, starts, stops, n_rows, fbase, parents, removed,
+                                want_play)
+    if want_play:
+        profits = _owner_fsum(coins, [(None, coin) for _, coin, _ in play])
+        if (profits is None or _overflowed(value) or _overflowed(profits[0])
+                or _overflowed(profits[1])):
+            return Status.OVERFLOW, None
+        return Status.OK, profits
+    for c in range(starts.shape[0]):
+        for p in range(starts[c], stops[c]):
+            total = total + coins[p]
+    for p in range(removed.shape[0]):
+        if not removed[p]:
+            total = total + coins[fbase + p]
+    if type(total) is int:
+        first = (total + value) // 2
+    else:
+        first = (total + value) / 2
+    return Status.OK, (first, total - first)
 
 
-def forest_play_objects(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                        Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                        const uint8_t[::1] removed):
-    """``forest_play`` on Python numbers: ``(value, [(component, coin, end), ...])``."""
-    _forest_arguments(len(coins), starts, stops, fbase, parents, removed)
-    return _forest_objects(coins, starts, stops, n_rows, fbase, parents, removed, True)
+cdef int64_t _forest_first_not_finite(list coins, const int64_t[::1] starts,
+                                      const int64_t[::1] stops, int64_t fbase,
+                                      const uint8_t[::1] removed):
+    """The flat index of the first NaN or infinity on the table (rows and stacks first, as
+    ``_forest_blocks`` looks), or -1."""
+    cdef Py_ssize_t c
+    cdef int64_t p
+    for c in range(starts.shape[0]):
+        for p in range(starts[c], stops[c]):
+            if type(coins[p]) is float and not isfinite(coins[p]):
+                return p
+    for p in range(removed.shape[0]):
+        if not removed[p] and type(coins[fbase + p]) is float and not isfinite(coins[fbase + p]):
+            return fbase + p
+    return -1
+
+
+cdef object _forest_first_coin(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                               int64_t fbase, const uint8_t[::1] removed):
+    cdef int64_t p
+    first = _first_coin(coins, starts, stops)
+    if type(first) is float:
+        return first
+    for p in range(removed.shape[0]):
+        if not removed[p]:
+            return coins[fbase + p]
+    return first

@@ -12,7 +12,6 @@ so following the line costs O(1) per move and leaving it one O(n) copy.
 
 from __future__ import annotations
 
-import decimal
 import numbers
 import sys
 from array import array
@@ -20,16 +19,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import _core
-from ._coins import OBJECTS, Column, column
+from ._coins import Column, column, describe
+from ._dispatch import Coins
 
 __all__ = ["ForestState", "parse_forest"]
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{text} of type {type(value).__name__}"
 
 
 def _parents_array(parents: Any, n: int) -> array:
@@ -57,7 +50,7 @@ def _parents_array(parents: Any, n: int) -> array:
             view = memoryview(parents)
         except TypeError:
             if not isinstance(parents, Iterable):
-                raise TypeError(f"forest parents is {_describe(parents)}; expected a sequence "
+                raise TypeError(f"forest parents is {describe(parents)}; expected a sequence "
                                 "of node indices") from None
             items = list(parents)
         else:
@@ -75,7 +68,7 @@ def _parents_array(parents: Any, n: int) -> array:
     checked = array("q")
     for node, item in enumerate(items):
         if isinstance(item, bool) or not isinstance(item, numbers.Integral):
-            raise TypeError(f"forest: parent of node {node} is {_describe(item)}; expected a "
+            raise TypeError(f"forest: parent of node {node} is {describe(item)}; expected a "
                             "node index or -1")
         item = int(item)
         if not -1 <= item < n:
@@ -99,7 +92,7 @@ def parse_forest(forest: Any) -> tuple[Column, array]:
             raise ValueError("forest as a mapping needs the keys 'values' and 'parents'") from None
     else:
         if isinstance(forest, (str, bytes, bytearray)) or not isinstance(forest, Iterable):
-            raise TypeError(f"forest is {_describe(forest)}; expected (values, parents)")
+            raise TypeError(f"forest is {describe(forest)}; expected (values, parents)")
         pair = list(forest)
         if len(pair) != 2:
             raise ValueError(f"forest must be a pair (values, parents), got {len(pair)} items")
@@ -110,10 +103,10 @@ def parse_forest(forest: Any) -> tuple[Column, array]:
     if len(parent_array) != n:
         raise ValueError(f"forest has {n} values but {len(parent_array)} parents")
     code, node = _core.forest_check(parent_array)
-    if code == _core.FOREST_PARENT_OUT_OF_RANGE:
+    if code == _core.ForestProblem.PARENT_OUT_OF_RANGE:
         raise ValueError(f"forest: parent of node {node} is {parent_array[node]}, not a node "
                          f"index (0 <= parent < {n}) or -1")
-    if code == _core.FOREST_CYCLE:
+    if code == _core.ForestProblem.CYCLE:
         cycle = [node]
         x = parent_array[node]
         while x != node and len(cycle) < 6:
@@ -196,91 +189,16 @@ class ForestState:
         mask[node] = 1
         return ForestState(self.base, self.parents, self.component, bytes(mask), self.left - 1)
 
-    def remaining(self, coins: Any) -> tuple[tuple, tuple]:
+    def remaining(self, coins: Coins) -> tuple[tuple, tuple]:
         """``(values, parents)`` of the nodes left, renumbered 0.. in their original order."""
         removed = self.removed()
         parents = self.parents
         kept = [i for i in range(self.size) if not removed[i]]
         number = {node: j for j, node in enumerate(kept)}
-        if coins.kind == OBJECTS:
-            values = tuple(coins.data[self.base + i] for i in kept)
-        else:
-            data = coins.data[self.base:self.base + self.size].tolist()
-            values = tuple(data[i] for i in kept)
+        data = coins.objects()
+        values = tuple(data[self.base + i] for i in kept)
         new_parents = tuple(
             number[parents[i]] if parents[i] >= 0 and not removed[parents[i]] else -1
             for i in kept
         )
         return values, new_parents
-
-
-def _not_finite(coins: Any, starts: array, stops: array, state: ForestState,
-                flat_index: int) -> ValueError:
-    from ._game import _not_finite as component_not_finite
-
-    if flat_index >= state.base:
-        node = flat_index - state.base
-        return ValueError(f"forest: coin at node {node} is {coins.coin(flat_index)!r}; coins "
-                          "must be finite")
-    return component_not_finite(coins, starts, stops, flat_index)
-
-
-def forest_value(coins: Any, starts: array, stops: array, state: ForestState) -> Any:
-    """Value of rows, stacks and a forest: O(n log n) block merging (exact fallback)."""
-    from ._game import _EXACT_DECIMAL, _exact
-
-    removed = state.removed()
-    if coins.kind != OBJECTS:
-        status, result, bad = _core.forest_value(coins.data, starts, stops, coins.n_rows,
-                                                 state.base, state.parents, removed)
-        if status == _core.STATUS_OK:
-            return result
-        if status == _core.STATUS_NOT_FINITE:
-            raise _not_finite(coins, starts, stops, state, bad)
-    with decimal.localcontext(_EXACT_DECIMAL):
-        result = _core.forest_value_objects(coins.objects(), starts, stops, coins.n_rows,
-                                            state.base, state.parents, removed)
-    return _exact(coins, result)
-
-
-def forest_sum(coins: Any, starts: array, stops: array, state: ForestState) -> Any:
-    """The sum of the coins on the table, forest included (exact)."""
-    from ._game import _EXACT_DECIMAL, _exact
-
-    removed = state.removed()
-    if coins.kind != OBJECTS:
-        status, total = _core.forest_sum(coins.data, starts, stops, state.base, removed)
-        if status == _core.STATUS_OK:
-            return total
-    data = coins.objects()
-    with decimal.localcontext(_EXACT_DECIMAL):
-        total = sum(sum(data[starts[c]:stops[c]]) for c in range(len(starts)))
-        total = total + sum(data[state.base + i] for i in range(state.size) if not removed[i])
-    return _exact(coins, total)
-
-
-def forest_line(coins: Any, starts: array, stops: array,
-                state: ForestState) -> tuple[Any, Any, Any]:
-    """A whole optimal play as ``(components, flat coins, end codes)``: O(n log n)."""
-    from ._game import _EXACT_DECIMAL
-
-    removed = state.removed()
-    n = state.left + sum(stops[c] - starts[c] for c in range(len(starts)))
-    if coins.kind != OBJECTS:
-        components = array("q", bytes(8 * n))
-        flat = array("q", bytes(8 * n))
-        ends = array("B", bytes(n))
-        status, _, bad = _core.forest_play(coins.data, starts, stops, coins.n_rows,
-                                           state.base, state.parents, removed,
-                                           components, flat, ends)
-        if status == _core.STATUS_OK:
-            return components, flat, ends
-        if status == _core.STATUS_NOT_FINITE:
-            raise _not_finite(coins, starts, stops, state, bad)
-    with decimal.localcontext(_EXACT_DECIMAL):
-        _, moves = _core.forest_play_objects(coins.objects(), starts, stops, coins.n_rows,
-                                             state.base, state.parents, removed)
-    if not moves:
-        return array("q"), array("q"), array("B")
-    move_components, move_coins, move_ends = zip(*moves)
-    return array("q", move_components), array("q", move_coins), array("B", move_ends)

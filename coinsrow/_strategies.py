@@ -15,12 +15,15 @@ other named strategies see the engine's position (O(k) per move for k rows and s
 from __future__ import annotations
 
 import decimal
+import math
 import random
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
+from ._dispatch import EXACT_DECIMAL, Number
 from ._engine import Engine
-from ._game import _EXACT_DECIMAL, Game, Move, Number
+from ._game import Game, Move, where
+from ._moves import MoveError, resolve
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
@@ -57,9 +60,10 @@ def _greedy(game: Game) -> Move:
 
 def _single_row(game: Game) -> int | None:
     """The index of the only row with coins, if the game is one row (empty rows aside)."""
-    if game._forest is not None and game._forest.left:
+    position = where(game)
+    if position.forest is not None and position.forest.left:
         return None
-    starts, stops, n_rows = game._starts, game._stops, game._coins.n_rows
+    starts, stops, n_rows = position.starts, position.stops, position.coins.n_rows
     found = None
     for c in range(len(starts)):
         if starts[c] < stops[c]:
@@ -70,15 +74,17 @@ def _single_row(game: Game) -> int | None:
 
 
 def _lookahead(game: Game) -> Move:
-    """Seed 004's one-step look-ahead: maximise my coin minus the best coin it exposes.
+    """The one-step look-ahead heuristic of the "Coins Game" write-up: maximise my coin
+    minus the best coin it exposes.
 
-    The seed's pseudocode compares ``choose_1 = a[1] - max(a[2], a[n])`` with
+    Its pseudocode compares ``choose_1 = a[1] - max(a[2], a[n])`` with
     ``choose_n = a[n] - max(a[1], a[n-1])`` (and then takes the smaller by a slip; its
     text means the larger). Ties: left.
     """
     row = _single_row(game)
     assert row is not None, "checked when the strategy was chosen"
-    coins, i, j = game._coins, game._starts[row], game._stops[row]
+    position = where(game)
+    coins, i, j = position.coins, position.starts[row], position.stops[row]
     moves = game.moves()
     if j - i <= 1:
         return moves[0]
@@ -86,13 +92,14 @@ def _lookahead(game: Game) -> Move:
     right: Any = coins.coin(j - 1)
     exposed_by_left: Any = max(coins.coin(i + 1), right)
     exposed_by_right: Any = max(left, coins.coin(j - 2))
-    with decimal.localcontext(_EXACT_DECIMAL):
+    with decimal.localcontext(EXACT_DECIMAL):
         take_left = left - exposed_by_left >= right - exposed_by_right
     return moves[0] if take_left else moves[1]
 
 
 class _Parity:
-    """The even/odd strategy of seeds 001 and 004 for the first player on an even row.
+    """The even/odd strategy of the "Coins in a Line" write-up, for the first player on an
+    even row.
 
     She commits to the class of positions (those of the row's first coin, or of its last)
     with the larger sum, ties to the first coin's class. On an even row each of her turns
@@ -103,7 +110,7 @@ class _Parity:
 
     def __init__(self, game: Game) -> None:
         (row,) = [r for r in game.rows if r] or [()]
-        with decimal.localcontext(_EXACT_DECIMAL):
+        with decimal.localcontext(EXACT_DECIMAL):
             first_class = sum(row[0::2])
             last_class = sum(row[1::2])
         start = game.moves()[0].position if row else 0
@@ -165,41 +172,27 @@ def _describe_components(game: Game) -> str:
     rows = sum(1 for r in game.rows if r)
     stacks = sum(1 for s in game.stacks if s)
     text = f"{rows} non-empty row(s) and {stacks} non-empty stack(s)"
-    if game._forest is not None and game._forest.left:
-        text += f" and a forest of {game._forest.left} node(s)"
+    forest = game.forest
+    if forest is not None and forest[0]:
+        text += f" and a forest of {len(forest[0])} node(s)"
     return text
 
 
 def _checked(strategy: Callable[[Game], Any], role: str) -> Callable[[Game, int], Move]:
-    """A user's callable, with its answers checked against the legal moves."""
+    """A user's callable, with its answers checked by the move protocol."""
     name = getattr(strategy, "__name__", None) or repr(strategy)
 
     def choose(game: Game, turn: int) -> Move:
         answer = strategy(game)
-        legal = game.moves()
-        if isinstance(answer, str) and _single_row(game) is not None:
-            # One row: "left"/"right" name the move, as in best_move().
-            for move in legal:
-                if move.end == answer:
-                    return move
-            if answer == "right" and len(legal) == 1:  # one coin: both ends are the same
-                return legal[0]
-        else:
-            try:
-                kind, index, end, position, coin = answer
-            except (TypeError, ValueError):
-                pass
-            else:
-                for move in legal:
-                    if (move.kind, move.index, move.end, move.position) == (
-                        kind, index, end, position
-                    ) and move.coin == coin:
-                        return move
-        shown = ", ".join(map(repr, legal[:4])) + (", ..." if len(legal) > 4 else "")
-        raise ValueError(
-            f"strategy {name!r} ({role} player) returned an illegal move at turn {turn}: "
-            f"{answer!r}; the legal moves were {shown}"
-        )
+        try:
+            return resolve(answer, where(game))[3]
+        except MoveError as error:
+            legal = game.moves()
+            shown = ", ".join(map(repr, legal[:4])) + (", ..." if len(legal) > 4 else "")
+            raise ValueError(
+                f"strategy {name!r} ({role} player) returned an illegal move at turn {turn}: "
+                f"{answer!r}; the legal moves were {shown}"
+            ) from None
 
     return choose
 
@@ -236,7 +229,7 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     - ``"greedy"``: the largest coin available (ties: lowest row/stack index, then left);
     - ``"parity"``: the even/odd strategy, for the first player on one row of even length:
       she takes the whole odd or even class of coins, whichever is larger, so never loses;
-    - ``"lookahead"``: seed 004's heuristic, for one row: take the end whose coin minus the
+    - ``"lookahead"``: the "Coins Game" write-up's heuristic, for one row: take the end whose coin minus the
       larger coin then left to the opponent is larger (ties: left);
     - ``"random"``: a uniformly random legal move from ``random.Random(seed)``.
 
@@ -247,8 +240,8 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     a move), so a whole game costs O(n log n) against any strategy, plus what the strategies
     themselves cost (O(k) per move for the named ones, k rows and stacks). A ``Game`` with a forest is played through ``Game.take`` instead: the
     line while on it, one O(n log n) recomputation per optimal move off it.
-    Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are sums in move
-    order.
+    Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are each player's
+    coins summed exactly and rounded once (``math.fsum``), as ``profits()`` gives them.
 
     >>> simulate([1, 2, 1000, 3, 4, 900], "greedy", "optimal").first
     905
@@ -258,12 +251,26 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     position = game if isinstance(game, Game) else Game(rows=[game])
     rng = random.Random(seed)
     players = (_player(first, "first", position, rng), _player(second, "second", position, rng))
-    if position._forest is not None:
-        return _through_games(position, players)
-    return _through_engine(position, players)
+    if where(position).forest is not None:
+        moves = _through_games(position, players)
+    else:
+        moves = _through_engine(position, players)
+    return Playout(moves, *_totals(position, moves))
 
 
-def _through_engine(start: Game, players: tuple) -> Playout:
+def _totals(start: Game, moves: list[Move]) -> tuple[Number, Number]:
+    """What each player took: exact sums, or for floats each player's coins summed exactly
+    and rounded once (``math.fsum``), as ``profits()`` states them."""
+    coins = where(start).coins
+    taken = ([move.coin for move in moves[0::2]], [move.coin for move in moves[1::2]])
+    if coins.exact_type is float:
+        return math.fsum(taken[0]), math.fsum(taken[1])
+    with decimal.localcontext(EXACT_DECIMAL):
+        return (coins.number(sum(taken[0], coins.number(0))),
+                coins.number(sum(taken[1], coins.number(0))))
+
+
+def _through_engine(start: Game, players: tuple) -> list[Move]:
     """The playout: along the ``Game``'s optimal line while every move follows it, then on an
     ``Engine`` built at the first move off the line.
 
@@ -271,42 +278,33 @@ def _through_engine(start: Game, players: tuple) -> Playout:
     optimal against optimal costs the O(n log k) of the line and never builds an engine.
     Off the line, each move costs O(log n) amortised on the engine.
     """
-    coins = start._coins
     position = start  # valid until the engine takes over
     engine = None if any(p is _OPTIMAL for p in players) else Engine(start)
-    totals = [coins.exact_type(0)] * 2
     moves: list[Move] = []
-    with decimal.localcontext(_EXACT_DECIMAL):
-        for turn in range(len(start)):
-            player = players[turn % 2]
-            if engine is None:
-                line_move = position.best_move()  # O(1): the position carries the line
-                move = line_move if player is _OPTIMAL else player(position, turn)
-                if move == line_move:
-                    position = position.take(move)
-                    moves.append(move)
-                    totals[turn % 2] += move.coin
-                    continue
-                engine = Engine(position)
-            elif player is _OPTIMAL:
-                move = engine.best_move()
-            else:
-                move = player(engine.game, turn)
-            move = engine.take(move)
-            moves.append(move)
-            totals[turn % 2] += move.coin
-    return Playout(moves, totals[0], totals[1])
+    for turn in range(len(start)):
+        player = players[turn % 2]
+        if engine is None:
+            line_move = position.best_move()  # O(1): the position carries the line
+            move = line_move if player is _OPTIMAL else player(position, turn)
+            if move == line_move:
+                position = position.take(move)
+                moves.append(move)
+                continue
+            engine = Engine(position)
+        elif player is _OPTIMAL:
+            move = engine.best_move()
+        else:
+            move = player(engine.game, turn)
+        moves.append(engine.take(move))
+    return moves
 
 
-def _through_games(position: Game, players: tuple) -> Playout:
+def _through_games(position: Game, players: tuple) -> list[Move]:
     """The playout through immutable ``Game``s (forests, which the engine does not hold)."""
-    totals = [position._coins.exact_type(0)] * 2
     moves: list[Move] = []
-    with decimal.localcontext(_EXACT_DECIMAL):
-        for turn in range(len(position)):
-            player = players[turn % 2]
-            move = position.best_move() if player is _OPTIMAL else player(position, turn)
-            position = position.take(move)
-            moves.append(move)
-            totals[turn % 2] += move.coin
-    return Playout(moves, totals[0], totals[1])
+    for turn in range(len(position)):
+        player = players[turn % 2]
+        move = position.best_move() if player is _OPTIMAL else player(position, turn)
+        position = position.take(move)
+        moves.append(move)
+    return moves

@@ -167,13 +167,11 @@ def _forest_layout(parents: Any) -> tuple[list[float], list[int], int]:
     return x, depth, int(-(-slot // 1))
 
 
-def _forest_nodes(game: Any, count: int) -> list[int]:
-    """The original node numbers (as in ``Move.index``) of the ``count`` nodes left."""
-    state = getattr(game, "_forest", None)
-    if state is None:
-        return list(range(count))
-    removed = state.removed()
-    return [i for i in range(state.size) if not removed[i]]
+def _forest_nodes(moves: Any, count: int) -> list[int]:
+    """The original node numbers (as in ``Move.index``) of the ``count`` nodes left, in
+    their order: every node left is taken by one tree move of the play."""
+    nodes = sorted(m.index for m in moves if m.kind == "tree")
+    return nodes if len(nodes) == count else list(range(count))
 
 
 def game_svg(game: Any) -> str:
@@ -255,7 +253,7 @@ def game_svg(game: Any) -> str:
 
     if forest is not None and forest[0]:
         values, parents = forest
-        nodes = _forest_nodes(game, len(values))
+        nodes = _forest_nodes(moves, len(values))
         slot_of, depth, slots = _forest_layout(parents)
         y += 6
         top = y + _RADIUS + 6

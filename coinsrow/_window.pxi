@@ -1,4 +1,5 @@
-# Included by _core.pyx: the window structure (research/window.md).
+# Included by _core.pyx: the window structure (docs/window.md), for live play against any
+# opponent (Engine) and the pizza.
 #
 # Boundary heights: for the coins a[0..m-1] of a row, h[0] = 0 and h[t+1] = a[t] - h[t], so
 # an odd-length run of coins between boundaries p < q has alternating sum h[p] + h[q]. The
@@ -26,16 +27,19 @@
 # so the loops need no further checks. Above it the wrapper falls back to exact Python numbers.
 # float64: heights past 1e300 in magnitude are refused the same way (no inf, no NaN inside).
 
-from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc
+from libc.math cimport fabs
 cimport cython
+from array import array as _window_array
 
 # |h| must stay below this for the int64 window loops (see above).
 WINDOW_INT64_LIMIT = 2**59
 
 cdef int64_t _H_LIMIT = (<int64_t> 1) << 59
-# float64: past this magnitude a block value or an alternating sum could overflow to inf; the
-# wrappers then solve the floats exactly as Fractions (and round the results).
+# float64: every block value, alternating sum and Fruitless total is a signed sum of distinct
+# coins, so none can overflow while the sum of the coins' magnitudes stays below this; past
+# it the structures report OVERFLOW and the floats are solved exactly as Fractions (the
+# answers rounded once).
 cdef double _F_LIMIT = 1e300
 
 
@@ -44,27 +48,31 @@ cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
     return h[a] < h[b] or (h[a] == h[b] and a < b)
 
 
-cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h) noexcept nogil:
-    """h[0..stop-start] for coins[start:stop]; _OVERFLOW past the int64 (float) limit,
-    _NOT_FINITE if a coin is NaN or infinite (checked first)."""
+cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h,
+                    double *magnitude) noexcept nogil:
+    """h[0..stop-start] for coins[start:stop]; OVERFLOW past the int64 height limit (for
+    float64: once ``magnitude[0]``, the running sum of the coins' magnitudes, reaches
+    _F_LIMIT), NOT_FINITE if a coin is NaN or infinite (checked first)."""
     cdef int64_t j
     cdef coin_t x
     h[0] = 0
     if coin_t is double:
         if _first_not_finite(coins, start, stop) >= 0:
-            return _NOT_FINITE
+            return NOT_FINITE
     for j in range(stop - start):
         x = coins[start + j]
         if coin_t is double:
             h[j + 1] = x - h[j]
-            if not (-_F_LIMIT < h[j + 1] < _F_LIMIT):
-                return _OVERFLOW
+            magnitude[0] += fabs(x)
         else:
             if coinsrow_sub_overflow(x, h[j], &h[j + 1]):
-                return _OVERFLOW
+                return OVERFLOW
             if h[j + 1] >= _H_LIMIT or h[j + 1] <= -_H_LIMIT:
-                return _OVERFLOW
-    return _OK
+                return OVERFLOW
+    if coin_t is double:
+        if not magnitude[0] < _F_LIMIT:
+            return OVERFLOW
+    return OK
 
 
 cdef int64_t _w_search_chain(int64_t *stack_pos, int64_t size, int64_t bound, bint at_most) noexcept nogil:
@@ -151,21 +159,17 @@ cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps
             par2[t] = -1
 
 
-def window_forests(const coin_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
-                   int64_t[::1] par1, int64_t[::1] par2):
-    """The static forests of one row given its boundary keys (heights or their ranks).
-
-    ``keys`` has one entry per boundary (m + 1 for m coins); the outputs as well. Keys are
-    compared as (key, index). O(m log m) time, O(m) memory. Used by the exact fallback,
-    which passes the ranks of exact heights.
+cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
+                              int64_t[::1] par1, int64_t[::1] par2) except -1:
+    """The static forests of one row given its boundary keys (ranks of the exact heights, for
+    the exact twins). ``keys`` has one entry per boundary (m + 1 for m coins); the outputs
+    as well. Keys are compared as (key, index). O(m log m) time, O(m) memory.
     """
     cdef int64_t nb = keys.shape[0]
     cdef int64_t *stack0
     cdef int64_t *stack1
-    if ns.shape[0] < nb or ps.shape[0] < nb or par1.shape[0] < nb or par2.shape[0] < nb:
-        raise ValueError("output buffers are shorter than the keys")
     if nb == 0:
-        return
+        return 0
     stack0 = <int64_t *> malloc(nb * sizeof(int64_t))
     stack1 = <int64_t *> malloc(nb * sizeof(int64_t))
     if stack0 == NULL or stack1 == NULL:
@@ -173,10 +177,11 @@ def window_forests(const coin_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
         free(stack1)
         raise MemoryError()
     with nogil:
-        _w_forests(<coin_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0], &par2[0],
-                 stack0, stack1)
+        _w_forests(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0], &par2[0],
+                   stack0, stack1)
     free(stack0)
     free(stack1)
+    return 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -195,7 +200,6 @@ cdef struct _Win:
     int64_t *tr
     int64_t *sz
     uint64_t *pri
-    int64_t updates    # treap insertions + deletions, for the benchmarks
     uint8_t *in_tree   # NULL, or per block: is it in the treap (stacks keep some out)
     int64_t gate       # with in_tree: only blocks starting before the gate enter the treap
 
@@ -310,7 +314,6 @@ cdef inline void _w_tree_add(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexc
     if w.in_tree != NULL:
         w.in_tree[t] = 1
     w.root = _w_insert(w, val, alt, w.root, t)
-    w.updates += 1
 
 
 cdef inline void _w_drop_block(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
@@ -319,7 +322,6 @@ cdef inline void _w_drop_block(_Win *w, coin_t *val, coin_t *alt, int64_t t) noe
             return
         w.in_tree[t] = 0
     w.root = _w_delete(w, val, alt, w.root, t)
-    w.updates += 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -398,11 +400,10 @@ cdef inline int64_t _w_first_node(_Win *w) noexcept nogil:
 # Storage of one window structure.
 
 cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
-    """Allocate the arrays for nb boundaries (+ the nil node); _NO_MEMORY on failure."""
+    """Allocate the arrays for nb boundaries (+ the nil node); NO_MEMORY on failure."""
     cdef int64_t i, cells = nb + 1
     w.nil = nb
     w.root = nb
-    w.updates = 0
     w.in_tree = NULL
     w.gate = nb + 1
     w.ns = <int64_t *> malloc(cells * sizeof(int64_t))
@@ -417,13 +418,13 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     w.pri = <uint64_t *> malloc(cells * sizeof(uint64_t))
     if (w.ns == NULL or w.ps == NULL or w.par1 == NULL or w.par2 == NULL or w.nxt == NULL
             or w.prv == NULL or w.tl == NULL or w.tr == NULL or w.sz == NULL or w.pri == NULL):
-        return _NO_MEMORY
+        return NO_MEMORY
     for i in range(cells):
         w.pri[i] = _w_priority(<uint64_t> i)
         w.tl[i] = nb
         w.tr[i] = nb
         w.sz[i] = 0
-    return _OK
+    return OK
 
 
 cdef void _w_win_free(_Win *w) noexcept nogil:
@@ -502,14 +503,14 @@ cdef class RowWindows:
     """Live rows and stacks of a game: the reduced form of every component, the value of the
     game and an optimal move.
 
-    ``RowWindows(coins, starts, stops, kind, n_rows=-1)`` takes the flat coins (an int64 or
-    float64 buffer; ``kind`` 0 / 1) and each component's range ``[starts[c], stops[c])``;
-    components ``n_rows ..`` are stacks (top first; all rows when n_rows is -1).
-    Construction is O(n log n); ``status`` is STATUS_OK, or STATUS_OVERFLOW when an int64
-    height would pass ``WINDOW_INT64_LIMIT`` (nothing else is usable then), or
-    STATUS_NOT_FINITE with ``bad_index`` (a flat index). ``value()`` is O(1); ``pop_left`` /
-    ``pop_right`` cost O(log n) amortised per coin (research/window.md: at most 2 treap
-    updates per pop of a row; a stack's Fruitless tail adds O(1) amortised).
+    ``RowWindows(coins, starts, stops, n_rows)`` takes the flat coins (an int64 or float64
+    buffer) and each component's range ``[starts[c], stops[c])``; components ``n_rows ..``
+    are stacks (top first). Construction is O(n log n); ``status`` is OK, or OVERFLOW when
+    an int64 height would pass ``WINDOW_INT64_LIMIT`` (a float64 one 1e300; nothing else is
+    usable then), or NOT_FINITE with ``bad_index`` (a flat index). ``value()`` is O(1);
+    ``pop_left`` / ``pop_right`` cost O(log n) amortised per coin (docs/window.md: at most 2
+    treap updates per pop of a row; a stack's Fruitless tail adds O(1) amortised). The exact
+    twin is ``RowWindowsExact``.
     """
 
     cdef _Win w
@@ -541,24 +542,25 @@ cdef class RowWindows:
     cdef readonly int status
     cdef readonly int64_t bad_index
 
-    def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops, int kind,
-                  Py_ssize_t n_rows=-1):
+    def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                  Py_ssize_t n_rows):
         cdef Py_ssize_t k = starts.shape[0], c
         cdef int64_t nb = 0, length, top
-        cdef int st = _OK
+        cdef int st = OK
         cdef int64_t *stack0 = NULL
         cdef int64_t *stack1 = NULL
         cdef const int64_t[::1] ci
         cdef const double[::1] cf
         cdef bint has_stacks
+        cdef double magnitude = 0
         if stops.shape[0] != k:
             raise ValueError("starts and stops differ in length")
-        if n_rows < 0 or n_rows > k:
-            n_rows = k
+        if not 0 <= n_rows <= k:
+            raise ValueError("n_rows is not between 0 and the number of components")
         self.rows = k
         self.n_rows = n_rows
         has_stacks = n_rows < k
-        self.is_float = kind == 1
+        self.is_float = memoryview(coins).format == "d"
         self.bad_index = -1
         self.fruitless = 0.0 if self.is_float else 0
         self.coins_left = 0
@@ -574,7 +576,7 @@ cdef class RowWindows:
         self.flat = <int64_t *> malloc((k + 1) * sizeof(int64_t))
         self.m = <int64_t *> malloc((k + 1) * sizeof(int64_t))
         self.path_off = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        if _w_win_alloc(&self.w, nb) != _OK or self.left == NULL or self.right == NULL \
+        if _w_win_alloc(&self.w, nb) != OK or self.left == NULL or self.right == NULL \
                 or self.base == NULL or self.flat == NULL or self.m == NULL \
                 or self.path_off == NULL:
             raise MemoryError()
@@ -626,12 +628,12 @@ cdef class RowWindows:
                 self.path_off[c] = nb
                 self.m[c] = 0
                 if self.is_float:
-                    st = _w_heights(cf, starts[c], stops[c], self.hf + nb)
-                    if st == _NOT_FINITE:
+                    st = _w_heights(cf, starts[c], stops[c], self.hf + nb, &magnitude)
+                    if st == NOT_FINITE:
                         self.bad_index = _first_not_finite(cf, starts[c], stops[c])
                 else:
-                    st = _w_heights(ci, starts[c], stops[c], self.hi + nb)
-                if st != _OK:
+                    st = _w_heights(ci, starts[c], stops[c], self.hi + nb, &magnitude)
+                if st != OK:
                     break
                 # Stacks start with no block in the treap; _w_settle puts in what stays.
                 self.w.gate = nb if c >= n_rows else top + 2
@@ -664,7 +666,7 @@ cdef class RowWindows:
         free(stack1)
         self.base[k] = nb
         self.status = st
-        if st == _OK:
+        if st == OK:
             for c in range(n_rows, k):
                 if self.is_float:
                     self.fruitless += self.tail_f[c]
@@ -835,65 +837,49 @@ cdef class RowWindows:
         return out
 
     @cython.critical_section
+    def kept(self, Py_ssize_t c):
+        """The kept boundaries of component c's reduced form, left to right, counted from
+        its first coin (block i spans coins kept[i] .. kept[i + 1] - 1)."""
+        cdef int64_t t
+        if not 0 <= c < self.rows:
+            raise IndexError(c)
+        out = [self.left[c] - self.base[c]]
+        t = self.left[c]
+        while t != self.right[c]:
+            t = self.w.nxt[t]
+            out.append(t - self.base[c])
+        return out
+
+    @cython.critical_section
+    def _state(self):
+        """Everything ``_check`` verifies, as Python lists (O(n))."""
+        cdef int64_t t, nb = self.w.nil
+        heights = [self.hf[t] if self.is_float else self.hi[t] for t in range(nb)]
+        values = [self.val_f[t] if self.is_float else self.val_i[t] for t in range(nb + 1)]
+        sums = [self.alt_f[t] if self.is_float else self.alt_i[t] for t in range(nb + 1)]
+        return _WindowState(
+            heights, [self.base[c] for c in range(self.rows + 1)],
+            [self.left[c] for c in range(self.rows)], [self.right[c] for c in range(self.rows)],
+            [self.w.nxt[t] for t in range(nb + 1)], values, sums,
+            [self.w.tl[t] for t in range(nb + 1)], [self.w.tr[t] for t in range(nb + 1)],
+            [self.w.sz[t] for t in range(nb + 1)], self.w.root, nb,
+            None if self.w.in_tree == NULL else [self.w.in_tree[t] for t in range(nb + 1)],
+            self.n_rows, self.coins_left, self.fruitless)
+
+    def _check(self):
+        """Verify the invariants of the structure (docs/window.md), O(n log n): every
+        component's kept boundaries are the reduced form of its coins, the tree holds the
+        blocks in order with the right sizes and sums, and the value is the Greedy sum.
+        AssertionError names the first one broken. For the tests."""
+        _check_window_state(self._state(), self.value())
+
+    @cython.critical_section
     def end_blocks(self, Py_ssize_t c):
         """``(left, right)``: how many coins the end blocks of row c span (benchmarks' adversary)."""
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         return (self.w.nxt[self.left[c]] - self.left[c],
                 self.right[c] - self.w.prv[self.right[c]])
-
-    @property
-    def updates(self):
-        """Treap insertions and deletions so far (for the benchmarks)."""
-        return self.w.updates
-
-    @cython.critical_section
-    def play(self, int opponent, uint64_t seed, int64_t[::1] out_coin, uint8_t[::1] out_end):
-        """Play row 0 to the end in compiled code, the engine moving first (benchmarks).
-
-        ``opponent``: 0 the engine itself, 1 uniformly random (xorshift from ``seed``),
-        2 greedy on the heights' coins (the larger end coin, ties left), 3 always left,
-        4 the adversary of the structure (the end whose end block spans more coins).
-        Writes each taken coin's flat index and end (0 left, 1 right): the cost per move of
-        the structure without the Python layer.
-        """
-        cdef int64_t t = 0, a, b
-        cdef bint from_left, ours = True
-        cdef uint64_t state = seed * 2 + 1
-        if self.rows != 1 or self.n_rows != 1:
-            raise ValueError("play() needs exactly one row")
-        if (out_coin.shape[0] < self.right[0] - self.left[0]
-                or out_end.shape[0] < self.right[0] - self.left[0]):
-            raise ValueError("output buffers are too short")
-        while self.left[0] != self.right[0]:
-            a = self.left[0]
-            b = self.right[0]
-            if ours or opponent == 0:
-                from_left = self._left_is_larger(0)
-            elif opponent == 1:
-                state ^= state << 13
-                state ^= state >> 7
-                state ^= state << 17
-                from_left = (state >> 11) & 1
-            elif opponent == 2:
-                if self.is_float:
-                    from_left = self.hf[a] + self.hf[a + 1] >= self.hf[b - 1] + self.hf[b]
-                else:
-                    from_left = self.hi[a] + self.hi[a + 1] >= self.hi[b - 1] + self.hi[b]
-            elif opponent == 3:
-                from_left = True
-            else:
-                from_left = self.w.nxt[a] - a >= b - self.w.prv[b]
-            out_coin[t] = self.flat[0] + (a if from_left else b - 1) - self.base[0]
-            out_end[t] = 0 if from_left else 1
-            t += 1
-            self.coins_left -= 1
-            if from_left:
-                _w_pop_left_any(self, 0)
-            else:
-                _w_pop_right_any(self, 0)
-            ours = not ours
-
 
 cdef inline void _w_pop_left_any(RowWindows self, int64_t c) noexcept nogil:
     if self.is_float:
@@ -914,24 +900,25 @@ cdef inline void _w_pop_right_any(RowWindows self, int64_t c) noexcept nogil:
 # over the doubled circle; the row left after slice i is the window [i + 1, i + n].
 
 def window_pizza(const coin_t[::1] circle):
-    """Best first slice of the circle: ``(status, first_slice, value, updates, bad_index)``.
+    """Best first slice of the circle: ``(status, (first_slice, value) or bad index)``.
 
     value = max over i of circle[i] - value(row after slice i); the smallest such i.
-    O(n log n) time (at most 5 treap updates per shift, amortised), O(n) memory.
+    O(n log n) time (at most 5 treap updates per shift, amortised), O(n) memory. The exact
+    twin is ``window_pizza_exact``.
     """
     cdef int64_t n = circle.shape[0], nb = 2 * n + 1, j, i, left = 1, right = 1
     cdef int64_t best_index = -1, bad = -1
-    cdef int st = _OK
+    cdef int st = OK
     cdef coin_t x, v, best = 0
+    cdef double magnitude = 0
     cdef coin_t *h = NULL
     cdef coin_t *val = NULL
     cdef coin_t *alt = NULL
     cdef int64_t *stack0 = NULL
     cdef int64_t *stack1 = NULL
     cdef _Win w
-    cdef int64_t updates = 0
     if n == 0:
-        return STATUS_OK, -1, 0, 0, -1
+        return Status.OK, (-1, best)
     with nogil:
         st = _w_win_alloc(&w, nb)
         h = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
@@ -939,8 +926,8 @@ def window_pizza(const coin_t[::1] circle):
         alt = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
         stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
         stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        if st != _OK or h == NULL or val == NULL or alt == NULL or stack0 == NULL or stack1 == NULL:
-            st = _NO_MEMORY
+        if st != OK or h == NULL or val == NULL or alt == NULL or stack0 == NULL or stack1 == NULL:
+            st = NO_MEMORY
         else:
             val[nb] = 0
             alt[nb] = 0
@@ -948,22 +935,23 @@ def window_pizza(const coin_t[::1] circle):
             if coin_t is double:
                 bad = _first_not_finite(circle, 0, n)
                 if bad >= 0:
-                    st = _NOT_FINITE
+                    st = NOT_FINITE
             for j in range(2 * n):
-                if st != _OK:
+                if st != OK:
                     break
                 x = circle[j if j < n else j - n]
                 if coin_t is double:
                     h[j + 1] = x - h[j]
-                    if not (-_F_LIMIT < h[j + 1] < _F_LIMIT):
-                        st = _OVERFLOW
-                        break
+                    magnitude += fabs(x)
                 else:
                     if (coinsrow_sub_overflow(x, h[j], &h[j + 1]) or h[j + 1] >= _H_LIMIT
                             or h[j + 1] <= -_H_LIMIT):
-                        st = _OVERFLOW
+                        st = OVERFLOW
                         break
-        if st == _OK:
+        if coin_t is double:
+            if st == OK and not magnitude < _F_LIMIT:
+                st = OVERFLOW
+        if st == OK:
             _w_forests(h, 0, nb - 1, w.ns, w.ps, w.par1, w.par2, stack0, stack1)
             while right < n:
                 _w_push_right(&w, h, val, alt, left, &right)
@@ -971,351 +959,675 @@ def window_pizza(const coin_t[::1] circle):
                 if i > 0:
                     _w_pop_left(&w, h, val, alt, &left)
                     _w_push_right(&w, h, val, alt, left, &right)
-                if _sub(circle[i], alt[w.root], &v):
-                    st = _OVERFLOW
+                if sub_checked(circle[i], alt[w.root], &v):
+                    st = OVERFLOW
                     break
                 if best_index < 0 or v > best:
                     best = v
                     best_index = i
-        updates = w.updates
         _w_win_free(&w)
         free(h)
         free(val)
         free(alt)
         free(stack0)
         free(stack1)
-    if st == _NO_MEMORY:
+    if st == NO_MEMORY:
         raise MemoryError()
-    if st != _OK:
-        return (STATUS_OVERFLOW if st == _OVERFLOW else STATUS_NOT_FINITE), -1, 0, updates, bad
-    return STATUS_OK, best_index, best, updates, -1
+    if st == NOT_FINITE:
+        return Status.NOT_FINITE, bad
+    if st != OK:
+        return Status.OVERFLOW, None
+    return Status.OK, (best_index, best)
+
 
 
 # ---------------------------------------------------------------------------------------
-# Sub-row values: the kept boundaries of [L, R] are the par1-path from L while ns <= R and
-# the par2-path from R while ps >= L, joined by the minimum block (research/window.md §2).
-# Along each path the blocks decrease, so the Greedy alternating sum merges two sorted runs:
-# each run is one jump-pointer search plus a difference of alternating path sums.
-#
-# Jump pointers (Myers): every node keeps one extra ancestor, chosen so that the first node of
-# a path with a monotone property is found in O(log n) steps with O(1) memory per node. For
-# find_u the property "some node so far has ns > R" needs the max of ns over each jump.
+# The exact twins: the same structure on Python numbers (ints of any size, floats, Fraction,
+# Decimal). The static forests depend only on the order of the keys (h[t], t), so they are
+# built by the compiled loop from the keys' ranks; the fusion tests compare ranks too. Only
+# the block values and the treap's sums are Python numbers, computed in the same order as
+# above (same priorities, so the same tree shape): on Python floats the answers are bit for
+# bit those of RowWindows, and past the same height limit the status is OVERFLOW.
 
-cdef class SubRows:
-    """Values of sub-rows of one row: built in O(n log n), each query O((1 + runs) log n).
+cdef inline uint64_t _w_priority_of(int64_t t) noexcept nogil:
+    return _w_priority(<uint64_t> t)
 
-    ``status`` is STATUS_OK, STATUS_OVERFLOW (int64 heights past WINDOW_INT64_LIMIT: use the
-    exact fallback) or STATUS_NOT_FINITE (``bad_index``).
-    """
 
-    cdef bint is_float
-    cdef int64_t n
-    cdef int64_t *hi
-    cdef double *hf
-    cdef int64_t *ns
-    cdef int64_t *ps
-    cdef int64_t *par[2]
-    cdef int64_t *depth[2]
-    cdef int64_t *jump[2]
-    cdef int64_t *agg[2]
-    cdef int64_t *pi[2]
-    cdef double *pf[2]
+cdef class RowWindowsExact:
+    """``RowWindows`` on a list of Python numbers: the same methods and the same bounds
+    (O(n log n) to build, O(log n) amortised a pop), a constant factor slower."""
+
+    cdef list h, val, alt, tl, tr, sz, pri, nxt, prv, left, right, base, flat
+    cdef list ys_of, pm_of, sp_of, m_of, tail_of
+    cdef object in_tree
+    cdef object ranks, ns, ps, par1, par2
+    cdef int64_t nil, root, gate, coins_left, first_stack
+    cdef object fruitless
+    cdef readonly Py_ssize_t rows
+    cdef readonly Py_ssize_t n_rows
     cdef readonly int status
     cdef readonly int64_t bad_index
 
-    def __cinit__(self, coins, int kind):
-        cdef const int64_t[::1] ci
-        cdef const double[::1] cf
-        cdef int64_t n, nb, f
-        cdef int st = _OK
-        cdef int64_t *stack0 = NULL
-        cdef int64_t *stack1 = NULL
-        self.is_float = kind == 1
+    def __init__(self, list coins, const int64_t[::1] starts, const int64_t[::1] stops,
+                 Py_ssize_t n_rows, bint fill=True):
+        cdef Py_ssize_t k = starts.shape[0], c
+        cdef int64_t lo, m, j, nb, top
+        cdef list heights = [], h, order
+        cdef double magnitude = 0
+        if stops.shape[0] != k:
+            raise ValueError("starts and stops differ in length")
+        if not 0 <= n_rows <= k:
+            raise ValueError("n_rows is not between 0 and the number of components")
+        for c in range(k):
+            if stops[c] < starts[c]:
+                raise ValueError("a component ends before it starts")
+        self.rows = k
+        self.n_rows = n_rows
+        self.status = OK
         self.bad_index = -1
-        if self.is_float:
-            cf = coins
-            n = cf.shape[0]
+        self.base = []
+        self.flat = [starts[c] for c in range(k)]
+        self.ranks = _window_array("q")
+        self.ns = _window_array("q")
+        self.ps = _window_array("q")
+        self.par1 = _window_array("q")
+        self.par2 = _window_array("q")
+        for c in range(k):
+            lo = len(heights)
+            self.base.append(lo)
+            h = [0] * (stops[c] - starts[c] + 1)
+            for j in range(starts[c], stops[c]):  # NaN and infinities first, as _w_heights
+                if type(coins[j]) is float and not isfinite(coins[j]):
+                    self.status = NOT_FINITE
+                    self.bad_index = j
+                    return
+            for j in range(stops[c] - starts[c]):
+                x = coins[starts[c] + j]
+                h[j + 1] = x - h[j]
+                if type(x) is float:
+                    magnitude += fabs(x)
+            if not magnitude < _F_LIMIT:  # the machine structure's limit (floats only)
+                self.status = OVERFLOW
+                return
+            heights.extend(h)
+            self._forests_of(h, lo)
+        nb = len(heights)
+        self.base.append(nb)
+        self.h = heights
+        self.nil = nb
+        self.root = nb
+        self.tl = [nb] * (nb + 1)
+        self.tr = [nb] * (nb + 1)
+        self.sz = [0] * (nb + 1)
+        self.pri = [_w_priority_of(t) for t in range(nb + 1)]
+        self.val = [0] * (nb + 1)
+        self.alt = [0] * (nb + 1)
+        self.nxt = [0] * (nb + 1)
+        self.prv = [0] * (nb + 1)
+        self.left = self.base[:k]
+        self.right = self.base[:k]
+        self.in_tree = None
+        self.gate = nb + 1
+        self.coins_left = sum(stops[c] - starts[c] for c in range(k))
+        self.first_stack = n_rows
+        self.fruitless = 0
+        self.ys_of = [None] * k
+        self.pm_of = [None] * k
+        self.sp_of = [None] * k
+        self.m_of = [0] * k
+        self.tail_of = [0] * k
+        if n_rows < k:
+            self.in_tree = bytearray(nb + 1)
+        if fill:
+            for c in range(k):
+                top = self.base[c + 1] - 1
+                self.gate = self.base[c] if c >= n_rows else nb + 1
+                while self.right[c] < top:
+                    self._push_right(c)
+                if c >= n_rows:
+                    self._stack_path(c)
+                    self.tail_of[c] = self._settle(c, self.left[c])
+            for c in range(n_rows, k):
+                self.fruitless += self.tail_of[c]
+
+    cdef void _forests_of(self, list h, int64_t lo):
+        """The static forests of one component's boundaries, appended (offset by lo)."""
+        cdef int64_t m = len(h), r, x
+        cdef list order = sorted(range(m), key=h.__getitem__)  # stable: ties by boundary
+        local = _window_array("q", bytes(8 * m))
+        out = [_window_array("q", bytes(8 * m)) for _ in range(4)]
+        cdef int64_t[::1] rank_view = local
+        for r in range(m):
+            rank_view[order[r]] = r
+        _window_forests_into(local, out[0], out[1], out[2], out[3])
+        self.ranks.extend(local)
+        self.ns.extend([x + lo for x in out[0]])
+        self.ps.extend([x + lo for x in out[1]])
+        self.par1.extend([x + lo if x >= 0 else -1 for x in out[2]])
+        self.par2.extend([x + lo if x >= 0 else -1 for x in out[3]])
+
+    # -- treap of block values (in-order: larger value first, then smaller boundary) -----
+
+    cdef bint _before(self, int64_t a, int64_t b):
+        va, vb = self.val[a], self.val[b]
+        return va > vb or (va == vb and a < b)
+
+    cdef void _pull(self, int64_t i):
+        cdef int64_t l = self.tl[i], r = self.tr[i], sl = self.sz[l]
+        self.sz[i] = sl + 1 + self.sz[r]
+        if sl & 1:
+            self.alt[i] = self.alt[l] - self.val[i] + self.alt[r]
         else:
-            ci = coins
-            n = ci.shape[0]
-        self.n = n
-        nb = n + 1
-        self.ns = <int64_t *> malloc(nb * sizeof(int64_t))
-        self.ps = <int64_t *> malloc(nb * sizeof(int64_t))
-        stack0 = <int64_t *> malloc(nb * sizeof(int64_t))
-        stack1 = <int64_t *> malloc(nb * sizeof(int64_t))
-        for f in range(2):
-            self.par[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            self.depth[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            self.jump[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            self.agg[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            if self.is_float:
-                self.pf[f] = <double *> malloc(nb * sizeof(double))
-                self.pi[f] = NULL
-            else:
-                self.pi[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-                self.pf[f] = NULL
-        if self.is_float:
-            self.hf = <double *> malloc(nb * sizeof(double))
+            self.alt[i] = self.alt[l] + self.val[i] - self.alt[r]
+
+    cdef tuple _split(self, int64_t i, int64_t x):
+        if i == self.nil:
+            return i, i
+        if self._before(i, x):
+            p, q = self._split(self.tr[i], x)
+            self.tr[i] = p
+            self._pull(i)
+            return i, q
+        p, q = self._split(self.tl[i], x)
+        self.tl[i] = q
+        self._pull(i)
+        return p, i
+
+    cdef int64_t _merge(self, int64_t a, int64_t b):
+        if a == self.nil:
+            return b
+        if b == self.nil:
+            return a
+        if self.pri[a] > self.pri[b]:
+            self.tr[a] = self._merge(self.tr[a], b)
+            self._pull(a)
+            return a
+        self.tl[b] = self._merge(a, self.tl[b])
+        self._pull(b)
+        return b
+
+    cdef int64_t _insert(self, int64_t i, int64_t x):
+        if i == self.nil:
+            return x
+        if self.pri[x] > self.pri[i]:
+            self.tl[x], self.tr[x] = self._split(i, x)
+            self._pull(x)
+            return x
+        if self._before(x, i):
+            self.tl[i] = self._insert(self.tl[i], x)
         else:
-            self.hi = <int64_t *> malloc(nb * sizeof(int64_t))
-        if (self.ns == NULL or self.ps == NULL or stack0 == NULL or stack1 == NULL
-                or (self.hf == NULL and self.hi == NULL)):
-            free(stack0)
-            free(stack1)
-            raise MemoryError()
-        for f in range(2):
-            if (self.par[f] == NULL or self.depth[f] == NULL or self.jump[f] == NULL
-                    or self.agg[f] == NULL or (self.pf[f] == NULL and self.pi[f] == NULL)):
-                free(stack0)
-                free(stack1)
-                raise MemoryError()
-        with nogil:
-            if self.is_float:
-                st = _w_heights(cf, 0, n, self.hf)
-                if st == _NOT_FINITE:
-                    self.bad_index = _first_not_finite(cf, 0, n)
+            self.tr[i] = self._insert(self.tr[i], x)
+        self._pull(i)
+        return i
+
+    cdef int64_t _delete(self, int64_t i, int64_t x):
+        if i == x:
+            return self._merge(self.tl[x], self.tr[x])
+        if self._before(x, i):
+            self.tl[i] = self._delete(self.tl[i], x)
+        else:
+            self.tr[i] = self._delete(self.tr[i], x)
+        self._pull(i)
+        return i
+
+    cdef void _add_block(self, int64_t t, int64_t u):
+        self.val[t] = self.h[t] + self.h[u]
+        self.nxt[t] = u
+        self.prv[u] = t
+        if self.in_tree is not None and t >= self.gate:
+            self.in_tree[t] = 0
+            return
+        self._tree_add(t)
+
+    cdef void _tree_add(self, int64_t t):
+        self.alt[t] = self.val[t]
+        self.tl[t] = self.nil
+        self.tr[t] = self.nil
+        self.sz[t] = 1
+        if self.in_tree is not None:
+            self.in_tree[t] = 1
+        self.root = self._insert(self.root, t)
+
+    cdef void _drop_block(self, int64_t t):
+        if self.in_tree is not None:
+            if not self.in_tree[t]:
+                return
+            self.in_tree[t] = 0
+        self.root = self._delete(self.root, t)
+
+    # -- stacks: the Fruitless tail (see _w_settle and _w_stack_path) ----------------------
+
+    cdef void _stack_path(self, Py_ssize_t c):
+        cdef int64_t lo = self.base[c], right = self.base[c + 1] - 1, y, z
+        cdef list ys = [right], pm = [right + 2], sp = [0]
+        cdef int64_t j = 0
+        while self.ps[ys[j]] >= lo:
+            y = ys[j]
+            z = self.par2[y]
+            pm.append(min(pm[j], self.ps[y]))
+            block = self.h[y] + self.h[z]
+            sp.append(sp[j] - block if j & 1 else sp[j] + block)
+            ys.append(z)
+            j += 1
+        self.ys_of[c], self.pm_of[c], self.sp_of[c] = ys, pm, sp
+        self.m_of[c] = len(ys) - 1
+
+    cdef object _settle(self, Py_ssize_t c, int64_t old_v):
+        cdef int64_t left = self.left[c], right = self.right[c], m, v, u, t
+        cdef list pm
+        if left == right:
+            self.m_of[c] = 0
+            return 0
+        pm = self.pm_of[c]
+        m = self.m_of[c]
+        while pm[m] < left:
+            m -= 1
+        self.m_of[c] = m
+        v = self.ys_of[c][m]
+        u = self.prv[v]
+        t = self.prv[old_v] if old_v > left else left
+        while t != u:
+            if not self.in_tree[t]:
+                self._tree_add(t)
+            t = self.nxt[t]
+        if m & 1:
+            self._drop_block(u)
+            return self.val[u] - self.sp_of[c][m]
+        if not self.in_tree[u]:
+            self._tree_add(u)
+        return -self.sp_of[c][m]
+
+    # -- the deque operations ----------------------------------------------------------------
+
+    cdef void _push_right(self, Py_ssize_t c):
+        cdef int64_t left = self.left[c], r = self.right[c], t0, t1, t2, t3
+        self._add_block(r, r + 1)
+        self.right[c] = t3 = r + 1
+        while True:
+            t2 = self.prv[t3]
+            if t2 == left:
+                return
+            t1 = self.prv[t2]
+            if t1 == left:
+                return
+            t0 = self.prv[t1]
+            if not (self.ranks[t0] < self.ranks[t2] and self.ranks[t3] < self.ranks[t1]):
+                return
+            self._drop_block(t0)
+            self._drop_block(t1)
+            self._drop_block(t2)
+            self._add_block(t0, t3)
+
+    cdef void _pop_left(self, Py_ssize_t c):
+        cdef int64_t first = self.left[c], e = self.nxt[first], x, prev
+        self._drop_block(first)
+        self.left[c] = prev = x = first + 1
+        while x != e:
+            x = self.par1[x] if self.ns[x] - 1 <= e else e
+            self._add_block(prev, x)
+            prev = x
+
+    cdef void _pop_right(self, Py_ssize_t c):
+        cdef int64_t last = self.right[c], b = self.prv[last], x, prev
+        self._drop_block(b)
+        self.right[c] = prev = x = last - 1
+        while x != b:
+            x = self.par2[x] if self.ps[x] + 1 >= b else b
+            self._add_block(x, prev)
+            prev = x
+
+    def pop_left(self, Py_ssize_t c):
+        """Take the leftmost coin of row c, or the top of stack c (which must have coins)."""
+        cdef int64_t old_v
+        if not 0 <= c < self.rows or self.left[c] == self.right[c]:
+            raise IndexError(c)
+        self.coins_left -= 1
+        if c < self.n_rows:
+            self.gate = self.nil + 1
+            self._pop_left(c)
+            return
+        old_v = self.ys_of[c][self.m_of[c]]
+        self.gate = old_v
+        self._pop_left(c)
+        tail = self._settle(c, old_v)
+        self.fruitless += tail - self.tail_of[c]
+        self.tail_of[c] = tail
+
+    def pop_right(self, Py_ssize_t c):
+        """Take the rightmost coin of row c (which must not be empty)."""
+        if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
+            raise IndexError(c)
+        self.coins_left -= 1
+        self.gate = self.nil + 1
+        self._pop_right(c)
+
+    # -- queries (the interface of RowWindows) -------------------------------------------------
+
+    def value(self):
+        """The value of the game for the player to move. O(1)."""
+        greedy = self.alt[self.root]
+        if self.n_rows == self.rows:
+            return greedy
+        if self.coins_left & 1:
+            return greedy - self.fruitless
+        return greedy + self.fruitless
+
+    def length(self, Py_ssize_t c):
+        """Coins left in component c."""
+        if not 0 <= c < self.rows:
+            raise IndexError(c)
+        return self.right[c] - self.left[c]
+
+    def bounds(self, Py_ssize_t c):
+        """``(start, stop)``: the flat range of the coins left in component c."""
+        if not 0 <= c < self.rows:
+            raise IndexError(c)
+        return (self.flat[c] + self.left[c] - self.base[c],
+                self.flat[c] + self.right[c] - self.base[c])
+
+    cdef bint _left_is_larger(self, Py_ssize_t c):
+        return self.val[self.left[c]] >= self.val[self.prv[self.right[c]]]
+
+    def best_in_row(self, Py_ssize_t c):
+        """True when the left end of row c is its best end (the larger end block, ties left)."""
+        if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
+            raise IndexError(c)
+        return self._left_is_larger(c)
+
+    def best(self):
+        """``(component, from_left, flat)``: an optimal move (see ``RowWindows.best``)."""
+        cdef int64_t i = self.root, lo, hi, mid, c
+        cdef bint from_left = True
+        if self.rows == 1 and self.n_rows == 1:
+            if self.left[0] == self.right[0]:
+                return -1, True, -1
+            c = 0
+        elif i == self.nil:
+            while self.first_stack < self.rows and \
+                    self.left[self.first_stack] == self.right[self.first_stack]:
+                self.first_stack += 1
+            if self.first_stack == self.rows:
+                return -1, True, -1
+            c = self.first_stack
+        else:
+            while self.tl[i] != self.nil:
+                i = self.tl[i]
+            lo, hi = 0, self.rows - 1
+            while lo < hi:
+                mid = (lo + hi + 1) >> 1
+                if self.base[mid] <= i:
+                    lo = mid
                 else:
-                    _w_forests(self.hf, 0, n, self.ns, self.ps, self.par[0], self.par[1],
-                             stack0, stack1)
-                    _w_path_tables(self, self.hf, self.pf[0], self.pf[1])
-            else:
-                st = _w_heights(ci, 0, n, self.hi)
-                if st == _OK:
-                    _w_forests(self.hi, 0, n, self.ns, self.ps, self.par[0], self.par[1],
-                             stack0, stack1)
-                    _w_path_tables(self, self.hi, self.pi[0], self.pi[1])
-        free(stack0)
-        free(stack1)
-        self.status = (STATUS_OK if st == _OK else
-                       STATUS_OVERFLOW if st == _OVERFLOW else STATUS_NOT_FINITE)
+                    hi = mid - 1
+            c = lo
+        if c < self.n_rows:
+            from_left = self._left_is_larger(c)
+        return (c, from_left, self.flat[c] - self.base[c]
+                + (self.left[c] if from_left else self.right[c] - 1))
 
-    def __dealloc__(self):
-        cdef int f
-        free(self.hi)
-        free(self.hf)
-        free(self.ns)
-        free(self.ps)
-        for f in range(2):
-            free(self.par[f])
-            free(self.depth[f])
-            free(self.jump[f])
-            free(self.agg[f])
-            free(self.pi[f])
-            free(self.pf[f])
+    def blocks(self, Py_ssize_t c):
+        """The block values of component c's reduced form, left to right."""
+        cdef int64_t t
+        if not 0 <= c < self.rows:
+            raise IndexError(c)
+        out = []
+        t = self.left[c]
+        while t != self.right[c]:
+            out.append(self.val[t])
+            t = self.nxt[t]
+        return out
 
-    def __len__(self):
-        return self.n
+    def kept(self, Py_ssize_t c):
+        """The kept boundaries of component c's reduced form (see ``RowWindows.kept``)."""
+        cdef int64_t t
+        if not 0 <= c < self.rows:
+            raise IndexError(c)
+        out = [self.left[c] - self.base[c]]
+        t = self.left[c]
+        while t != self.right[c]:
+            t = self.nxt[t]
+            out.append(t - self.base[c])
+        return out
 
-    def value(self, int64_t start, int64_t stop):
-        """``(ok, value)`` of coins[start:stop] (0 <= start <= stop <= n); ok is False on an
-        int64 overflow of an intermediate sum (redo the query exactly)."""
-        cdef int64_t vi = 0
-        cdef double vf = 0
-        cdef bint ok
-        if not 0 <= start <= stop <= self.n:
-            raise IndexError((start, stop))
-        with nogil:
-            if self.is_float:
-                ok = _w_subrow_value(self, self.hf, self.pf[0], self.pf[1], start, stop, &vf)
-            else:
-                ok = _w_subrow_value(self, self.hi, self.pi[0], self.pi[1], start, stop, &vi)
-        if self.is_float:
-            return ok, vf
-        return ok, vi
+    def _state(self):
+        return _WindowState(self.h, self.base, self.left, self.right, self.nxt, self.val,
+                            self.alt, self.tl, self.tr, self.sz, self.root, self.nil,
+                            None if self.in_tree is None else list(self.in_tree), self.n_rows,
+                            self.coins_left, self.fruitless)
 
-    def values(self, const int64_t[::1] starts, const int64_t[::1] stops, out, uint8_t[::1] ok):
-        """Values of the sub-rows coins[starts[q]:stops[q]] into ``out`` (an int64 or float64
-        buffer, like the coins). Bounds follow Python's slice convention (negative from the
-        end, clamped). ``ok[q]`` is 0 where query q overflowed int64 (redo it exactly).
-        Returns the number of queries that overflowed."""
-        cdef Py_ssize_t q, m = starts.shape[0]
-        cdef int64_t[::1] oi
-        cdef double[::1] of
-        cdef int64_t bad = 0, lo, hi
-        if stops.shape[0] != m or ok.shape[0] < m:
-            raise ValueError("starts, stops and ok differ in length")
-        if self.is_float:
-            of = out
-            if of.shape[0] < m:
-                raise ValueError("output buffer is too short")
-            with nogil:
-                for q in range(m):
-                    lo = _w_clamp(starts[q], self.n)
-                    hi = _w_clamp(stops[q], self.n)
-                    ok[q] = _w_subrow_value(self, self.hf, self.pf[0], self.pf[1],
-                                            lo, hi if hi > lo else lo, &of[q])
-        else:
-            oi = out
-            if oi.shape[0] < m:
-                raise ValueError("output buffer is too short")
-            with nogil:
-                for q in range(m):
-                    lo = _w_clamp(starts[q], self.n)
-                    hi = _w_clamp(stops[q], self.n)
-                    ok[q] = _w_subrow_value(self, self.hi, self.pi[0], self.pi[1],
-                                            lo, hi if hi > lo else lo, &oi[q])
-                    if not ok[q]:
-                        bad += 1
-        return bad
+    def _check(self):
+        """``RowWindows._check``: verify the invariants of the structure (for the tests)."""
+        _check_window_state(self._state(), self.value())
+
+    def end_blocks(self, Py_ssize_t c):
+        """``(left, right)``: how many coins the end blocks of row c span."""
+        if not 0 <= c < self.rows or self.left[c] == self.right[c]:
+            raise IndexError(c)
+        return (self.nxt[self.left[c]] - self.left[c],
+                self.right[c] - self.prv[self.right[c]])
+
+    def _slide(self, Py_ssize_t c, bint push):
+        """For the pizza: pop the left coin of row c (and push the next coin on its right)."""
+        self.gate = self.nil + 1
+        self._pop_left(c)
+        if push:
+            self._push_right(c)
+
+    def _open(self, Py_ssize_t c, int64_t left, int64_t right):
+        """For the pizza: an empty window of row c at boundary ``left``, filled up to
+        ``right`` by pushes."""
+        self.left[c] = left
+        self.right[c] = left
+        while self.right[c] < right:
+            self._push_right(c)
 
 
-cdef inline int64_t _w_clamp(int64_t i, int64_t n) noexcept nogil:
-    """A slice bound (negative counts from the end) clamped to 0..n, as Python slices do."""
-    if i < 0:
-        i += n
-        if i < 0:
-            i = 0
-    if i > n:
-        i = n
-    return i
+def window_pizza_exact(list circle):
+    """``window_pizza`` on Python numbers: the same sliding window on a ``RowWindowsExact``
+    of the doubled circle."""
+    cdef int64_t n = len(circle), i, best_index = -1
+    cdef object best = None, v
+    status, bad = check_finite_exact(circle)
+    if status != OK:
+        return status, bad
+    if n == 0:
+        return Status.OK, (-1, 0)
+    windows = RowWindowsExact(circle + circle, _window_array("q", [0]),
+                              _window_array("q", [2 * n]), 1, False)
+    if windows.status != OK:
+        return Status.OVERFLOW, None
+    windows._open(0, 1, n)
+    for i in range(n):
+        if i > 0:
+            windows._slide(0, True)
+        v = circle[i] - windows.value()
+        if best is None or v > best:
+            best_index, best = i, v
+    return Status.OK, (best_index, best)
 
 
-cdef void _w_path_tables(SubRows s, coin_t *h, coin_t *p1, coin_t *p2) noexcept nogil:
-    """Depths, jump pointers, their ns-max / ps-min, and alternating path sums of both forests.
+def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
+    """What each player collects in the pizza when the first player's first slice is
+    ``first_slice`` and both play optimally after it: ``(status, (first, second))``.
 
-    Forest 0 (par1) has parents to the right, forest 1 (par2) to the left, so one sweep in
-    each direction sees every parent before its children.
+    The rest of the circle, from the slice after it round to the slice before it, is a row
+    in which the second player moves first. int64: from the rest's sum and value, exactly;
+    float64: each player's coins (the first slice counted for the first player) summed
+    exactly and rounded once, as ``game_profits`` does. O(n). The exact twin is
+    ``pizza_profits_exact``.
     """
-    cdef int64_t n = s.n, x, p, jp, f, i
-    cdef int64_t *par
-    cdef int64_t *depth
-    cdef int64_t *jump
-    cdef int64_t *agg
-    cdef int64_t *key
-    cdef coin_t *P
-    for f in range(2):
-        par = s.par[f]
-        depth = s.depth[f]
-        jump = s.jump[f]
-        agg = s.agg[f]
-        P = p1 if f == 0 else p2
-        key = s.ns if f == 0 else s.ps
-        for i in range(n + 1):
-            x = n - i if f == 0 else i
-            p = par[x]
-            if p < 0:
-                depth[x] = 0
-                jump[x] = x
-                agg[x] = key[x]
-                P[x] = 0
-                continue
-            depth[x] = depth[p] + 1
-            # P[x] = w(x) - P[p]: alternating sum of the blocks from x up to the root.
-            P[x] = h[x] + h[p] - P[p]
-            jp = jump[p]
-            if par[p] >= 0 and depth[p] - depth[jp] == depth[jp] - depth[jump[jp]]:
-                jump[x] = jump[jp]
-                if f == 0:
-                    agg[x] = _w_imax(key[p], _w_imax(agg[p], agg[jp]))
-                else:
-                    agg[x] = _w_imin(key[p], _w_imin(agg[p], agg[jp]))
+    cdef int64_t n = circle.shape[0], j, m, top
+    cdef coin_t total = 0, value = 0, twice, first = 0, second = 0, rest_first
+    cdef double first_f = 0, second_f = 0
+    cdef coin_t *values = NULL
+    cdef int64_t *segments = NULL
+    cdef int64_t bad = -1
+    cdef int status = OK
+    cdef bint ovf = False
+    if not 0 <= first_slice < n:
+        raise ValueError("the first slice is not a slice of the circle")
+    m = n - 1
+    rest_array = _window_array("q" if coin_t is int64_t else "d", bytes(8 * m))
+    cdef coin_t[::1] rest = rest_array
+    with nogil:
+        for j in range(m):
+            rest[j] = circle[(first_slice + 1 + j) % n]
+        values = <coin_t *> malloc((m if m > 0 else 1) * sizeof(coin_t))
+        segments = <int64_t *> malloc((m if m > 0 else 1) * sizeof(int64_t))
+        if values == NULL or segments == NULL:
+            status = NO_MEMORY
+        elif coin_t is double:
+            bad = _first_not_finite(circle, 0, n)
+            if bad >= 0:
+                status = NOT_FINITE
             else:
-                jump[x] = p
-                agg[x] = key[p]
-
-
-cdef inline int64_t _w_imax(int64_t a, int64_t b) noexcept nogil:
-    return a if a >= b else b
-
-
-cdef inline int64_t _w_imin(int64_t a, int64_t b) noexcept nogil:
-    return a if a <= b else b
-
-
-cdef inline int64_t _w_path_end(SubRows s, int f, int64_t x, int64_t bound) noexcept nogil:
-    """First node z on x's path with ns(z) > bound (f = 0) or ps(z) < bound (f = 1)."""
-    cdef int64_t *par = s.par[f]
-    cdef int64_t *jump = s.jump[f]
-    cdef int64_t *agg = s.agg[f]
-    if f == 0:
-        while s.ns[x] <= bound:
-            if jump[x] != x and agg[x] <= bound:
-                x = jump[x]
-            else:
-                x = par[x]
-    else:
-        while s.ps[x] >= bound:
-            if jump[x] != x and agg[x] >= bound:
-                x = jump[x]
-            else:
-                x = par[x]
-    return x
-
-
-cdef inline bint _w_run_stops(coin_t *h, int64_t *par, int64_t *depth, int64_t z,
-                            int64_t stop_depth, bint has_threshold, coin_t threshold) noexcept nogil:
-    return depth[z] <= stop_depth or (has_threshold and h[z] + h[par[z]] < threshold)
-
-
-cdef int64_t _w_run_end(SubRows s, coin_t *h, int f, int64_t x, int64_t stop_depth,
-                      bint has_threshold, coin_t threshold) noexcept nogil:
-    """First node z on x's path at depth <= stop_depth or whose block is below threshold
-    (both properties are monotone along the path: blocks decrease towards the root)."""
-    cdef int64_t *par = s.par[f]
-    cdef int64_t *jump = s.jump[f]
-    cdef int64_t *depth = s.depth[f]
-    cdef int64_t j
-    while not _w_run_stops(h, par, depth, x, stop_depth, has_threshold, threshold):
-        j = jump[x]
-        if not _w_run_stops(h, par, depth, j, stop_depth, has_threshold, threshold):
-            x = j
+                # In the rest the second player moves first, so his coins are the rest's
+                # first profit; the first slice joins hers before the one rounding.
+                status = _one_row_float_profits(rest, 0, m, values, segments, &second_f,
+                                                &first_f, circle[first_slice])
+                first = first_f
+                second = second_f
         else:
-            x = par[x]
-    return x
+            top = _reduce_into(rest, 0, m, values, 0, NULL, &ovf, False)
+            value = _one_row_greedy(values, 0, top - 1, &ovf)
+            for j in range(m):
+                ovf |= add_checked(total, rest[j], &total)
+            # sum + value is twice what the rest's first mover (the second player) takes.
+            ovf |= add_checked(total, value, &twice)
+            second = twice // 2
+            ovf |= sub_checked(total, second, &rest_first)
+            ovf |= add_checked(rest_first, circle[first_slice], &first)
+            if ovf:
+                status = OVERFLOW
+        free(values)
+        free(segments)
+    if status == NO_MEMORY:
+        raise MemoryError()
+    if status == NOT_FINITE:
+        return Status.NOT_FINITE, bad
+    return Status(status), (first, second)
 
 
-cdef bint _w_subrow_value(SubRows s, coin_t *h, coin_t *p1, coin_t *p2, int64_t lo, int64_t hi,
-                        coin_t *out) noexcept nogil:
-    """The value of the coins between boundaries lo and hi; False on int64 overflow."""
-    cdef int64_t u, v, x, y, z, du, dv, length
-    cdef coin_t total = 0, dx, dy, run, t
-    cdef bint plus = True, ovf = False, has_x, has_y
-    if lo == hi:
-        out[0] = 0
-        return True
-    u = _w_path_end(s, 0, lo, hi)
-    v = _w_path_end(s, 1, hi, lo)
-    du = s.depth[0][u]
-    dv = s.depth[1][v]
-    x = lo
-    y = hi
-    while True:
-        has_x = x != u
-        has_y = y != v
-        if not has_x and not has_y:
-            break
-        if has_x:
-            dx = h[x] + h[s.par[0][x]]
-        if has_y:
-            dy = h[y] + h[s.par[1][y]]
-        if has_x and (not has_y or dx >= dy):
-            z = _w_run_end(s, h, 0, x, du, has_y, dy)
-            length = s.depth[0][x] - s.depth[0][z]
-            if length & 1:
-                ovf |= _add(p1[x], p1[z], &run)
-            else:
-                ovf |= _sub(p1[x], p1[z], &run)
-            x = z
+def pizza_profits_exact(list circle, int64_t first_slice):
+    """``pizza_profits`` on Python numbers."""
+    cdef int64_t n = len(circle)
+    if not 0 <= first_slice < n:
+        raise ValueError("the first slice is not a slice of the circle")
+    status, bad = check_finite_exact(circle)
+    if status != OK:
+        return status, bad
+    rest = circle[first_slice + 1:] + circle[:first_slice]
+    taken = circle[first_slice]
+    stops = _window_array("q", [len(rest)])
+    if type(taken) is float:
+        # The rest's first mover is the second player; the first slice is hers.
+        value, play = _play_exact(rest, _window_array("q", [0]), stops, 1)
+        try:
+            first = math.fsum([taken] + [rest[move[1]] for move in play[1::2]])
+            second = math.fsum([rest[move[1]] for move in play[0::2]])
+        except OverflowError:
+            return Status.OVERFLOW, None
+        if _overflowed(value) or _overflowed(first) or _overflowed(second):
+            return Status.OVERFLOW, None
+        return Status.OK, (first, second)
+    status, rest_profits = game_profits_exact(rest, _window_array("q", [0]), stops, 1)
+    return Status.OK, (taken + rest_profits[1], rest_profits[0])
+
+
+# ---------------------------------------------------------------------------------------
+# The invariants of both window structures, checked on a snapshot of their state.
+
+class _WindowState:
+    def __init__(self, h, base, left, right, nxt, val, alt, tl, tr, sz, root, nil, in_tree,
+                 n_rows, coins_left, fruitless):
+        self.h, self.base, self.left, self.right, self.nxt = h, base, left, right, nxt
+        self.val, self.alt, self.tl, self.tr, self.sz = val, alt, tl, tr, sz
+        self.root, self.nil, self.in_tree, self.n_rows = root, nil, in_tree, n_rows
+        self.coins_left, self.fruitless = coins_left, fruitless
+
+
+def _reduced_boundaries(h, lo, hi):
+    """The kept boundaries of the window [lo, hi] by Fusion on the perturbed keys (h[t], t):
+    blocks x, M, y with boundaries t0 < t1 < t2 < t3 fuse when key(t0) < key(t2) and
+    key(t3) < key(t1)."""
+    def less(a, b):
+        return h[a] < h[b] or (h[a] == h[b] and a < b)
+    cdef list kept = [lo]
+    cdef Py_ssize_t m
+    for t in range(lo + 1, hi + 1):
+        kept.append(t)
+        m = len(kept)
+        while m >= 4 and less(kept[m - 4], kept[m - 2]) and less(kept[m - 1], kept[m - 3]):
+            del kept[m - 3:m - 1]
+            m -= 2
+    return kept
+
+
+def _check_window_state(state, value):
+    cdef int64_t c, t
+    k = len(state.left)
+    h, nxt, val = state.h, state.nxt, state.val
+    blocks = set()
+    coins_left = 0
+    for c in range(k):
+        assert state.base[c] <= state.left[c] <= state.right[c] <= state.base[c + 1] - 1, \
+            f"component {c}: window outside its boundaries"
+        coins_left += state.right[c] - state.left[c]
+        kept = [state.left[c]]
+        t = state.left[c]
+        while t != state.right[c]:
+            assert val[t] == h[t] + h[nxt[t]], f"component {c}: block {t} has a wrong value"
+            blocks.add(t)
+            t = nxt[t]
+            kept.append(t)
+        expected = _reduced_boundaries(h, state.left[c], state.right[c])
+        assert kept == expected, f"component {c}: kept boundaries {kept}, reduced {expected}"
+    assert coins_left == state.coins_left, "the count of coins left is wrong"
+    # The tree: in order (larger value first, then smaller boundary), sizes and sums.
+    order = []
+    stack = []
+    t = state.root
+    while stack or t != state.nil:
+        while t != state.nil:
+            stack.append(t)
+            t = state.tl[t]
+        t = stack.pop()
+        order.append(t)
+        t = state.tr[t]
+    for a, b in zip(order, order[1:]):
+        assert val[a] > val[b] or (val[a] == val[b] and a < b), "the tree is out of order"
+    assert set(order) <= blocks and len(set(order)) == len(order), \
+        "the tree holds a block that is not kept"
+    in_order = set(order)
+    for c in range(state.n_rows):
+        t = state.left[c]
+        while t != state.right[c]:
+            assert t in in_order, f"row {c}: block {t} is missing from the tree"
+            t = nxt[t]
+    if state.in_tree is not None:
+        for t in blocks:
+            assert bool(state.in_tree[t]) == (t in in_order), f"block {t}: wrong tree flag"
+
+    def subtree(t):
+        if t == state.nil:
+            return 0, 0
+        size_l, alt_l = subtree(state.tl[t])
+        size_r, alt_r = subtree(state.tr[t])
+        assert state.sz[t] == size_l + 1 + size_r, f"node {t}: wrong size"
+        if size_l & 1:
+            alt = alt_l - val[t] + alt_r
         else:
-            z = _w_run_end(s, h, 1, y, dv, has_x, dx)
-            length = s.depth[1][y] - s.depth[1][z]
-            if length & 1:
-                ovf |= _add(p2[y], p2[z], &run)
-            else:
-                ovf |= _sub(p2[y], p2[z], &run)
-            y = z
-        if plus:
-            ovf |= _add(total, run, &total)
-        else:
-            ovf |= _sub(total, run, &total)
-        if length & 1:
-            plus = not plus
-    # The bridge between the two paths is the minimum block: it comes last.
-    t = h[u] + h[v]
-    if plus:
-        ovf |= _add(total, t, &total)
-    else:
-        ovf |= _sub(total, t, &total)
-    out[0] = total
-    return not ovf
+            alt = alt_l + val[t] - alt_r
+        assert state.alt[t] == alt, f"node {t}: wrong alternating sum"
+        return state.sz[t], alt
+
+    subtree(state.root)
+    if not isinstance(value, float):
+        # The value of the position from scratch, by the rows kernel's exact twin.
+        coins, starts, stops = [], _window_array("q"), _window_array("q")
+        for c in range(k):
+            starts.append(len(coins))
+            coins.extend(h[t] + h[t + 1] for t in range(state.left[c], state.right[c]))
+            stops.append(len(coins))
+        assert value == _value_exact(coins, starts, stops, state.n_rows), \
+            "the value is not the value of the position"

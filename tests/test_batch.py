@@ -94,14 +94,15 @@ def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
     calls = []
     exact = _batch._solve_exact
     monkeypatch.setattr(_batch, "_solve_exact",
-                        lambda col, want: calls.append(list(col.data)) or exact(col, want))
+                        lambda col, want, name="row": calls.append(list(col.data))
+                        or exact(col, want, name))
     rng = random.Random(5)
     games = random_games(rng, 200)
     overflowing = [[2**62 + 3, 2**62 + 2, 2**62 + 1, 2**62], [INT64_MIN, 5, -1],
                    [INT64_MIN, INT64_MAX, INT64_MIN]]
     for game in overflowing:  # the premise: int64 arithmetic overflows in each
         assert _core.game_value(array.array("q", game), array.array("q", [0]),
-                                array.array("q", [len(game)]), 1)[0] == _core.STATUS_OVERFLOW
+                                array.array("q", [len(game)]), 1)[0] == _core.Status.OVERFLOW
     for i, game in zip((3, 77, 150), overflowing):
         games[i] = game
     for threads in (1, 2):
@@ -482,7 +483,7 @@ def test_kernels_refuse_inconsistent_arguments():
         _core.batch_solve(coins, 0, array.array("q", [0, 1, 2]), 0, 2, array.array("q", [0]),
                           array.array("q"), status)
     assert _core.batch_solve(coins, 0, array.array("q", [0, 1, 3]), 0, 2, out,
-                             array.array("q"), status) == (0, -1)
+                             array.array("q"), status) == (_core.Status.OK, 0)
     assert list(out) == [1, 1] and status == bytearray(2)
 
 

@@ -110,7 +110,7 @@ def test_intervals_bad_input():
 
 
 def test_exact_structure_on_every_sub_row():
-    from coinsrow._intervals import _ExactSubRows
+    from coinsrow import _core
 
     rng = random.Random(34)
     for _ in range(150):
@@ -120,7 +120,7 @@ def test_exact_structure_on_every_sub_row():
         else:
             row = [(x + 2000) * 2**64 + x for x in ints]
         iv = Intervals(row)
-        assert isinstance(iv._exact, _ExactSubRows) and iv._kernel is None
+        assert isinstance(iv._structure.kernel, _core.SubRowsExact)
         d = dp_table(row)
         n = len(row)
         for i in range(n + 1):

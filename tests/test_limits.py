@@ -74,9 +74,11 @@ def check_row(coins, exact_coins=None, *, kind=int):
     assert sorted(order) == list(range(n))
     check_optimal_play(exact, order, d)
     if n:
-        left = exact[0] - d[1][n]
-        right = exact[n - 1] - d[0][n - 1]
-        assert best_move(coins) == ("left" if left >= right else "right")
+        # The library's one tie rule: best_move is the first move of play (and optimal).
+        move = best_move(coins)
+        assert move == ("left" if order[0] == 0 else "right")
+        worth = exact[0] - d[1][n] if move == "left" else exact[n - 1] - d[0][n - 1]
+        assert worth == d[0][n]
 
 
 def check_optimal_play(exact, order, d=None):

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coinsrow import Game, Move, best_move, play, value
+from coinsrow import Engine, Game, Move, best_move, play, value
 from oracles import brute_solver, dp_table
 from generators import SMALL_STYLES, random_game, random_row
 
@@ -74,16 +74,21 @@ def test_play_seed_example():
 
 
 @given(st.lists(st.integers(-5, 5), max_size=25))
-def test_best_move_prefers_left_on_ties(row):
+def test_best_move_is_the_first_move_of_play_and_optimal(row):
+    """One tie rule: best_move(row) is play(row)'s first move, the Engine's and the Game's
+    (the end whose end block of the reduced row is larger, left on equal blocks)."""
     if not row:
         with pytest.raises(ValueError):
             best_move(row)
         return
     d = dp_table(row)
     n = len(row)
-    left = row[0] - d[1][n]
-    right = row[-1] - d[0][n - 1]
-    assert best_move(row) == ("left" if left >= right else "right")
+    move = best_move(row)
+    assert move == ("left" if play(row)[0] == 0 else "right")
+    assert move == Engine(row).best_move().end
+    assert move == Game(rows=[row]).best_move().end
+    worth = row[0] - d[1][n] if move == "left" else row[-1] - d[0][n - 1]
+    assert worth == d[0][n]
 
 
 # -- games of rows and stacks ------------------------------------------------------------------

@@ -1,0 +1,105 @@
+# Declarations of the compiled core, coinsrow._core: the coin type every kernel is written
+# for, the status and move-end codes shared by C and Python, and the checked arithmetic.
+# Every .pxi file included by _core.pyx sees these names.
+#
+# The kernels' contract (docs/architecture.md):
+# - a machine kernel reads its coins from a C-contiguous 1-D int64 or float64 buffer and
+#   returns ``(status, payload)``: the result when ``status`` is OK, the flat index of the
+#   bad coin when it is NOT_FINITE, nothing useful when it is OVERFLOW (an int64 overflow, or
+#   a float64 result or intermediate beyond the float range);
+# - its exact twin has the same name with the suffix ``_exact`` (``Exact`` for a class),
+#   the same arguments and the same methods, but reads a list of Python numbers (ints of any
+#   size, floats, Fraction, Decimal) and computes with Python's arithmetic. On Python floats
+#   it rounds exactly as the machine kernel does (same operations in the same order), so the
+#   two agree bit for bit; on exact numbers it never overflows.
+
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+
+ctypedef fused coin_t:
+    int64_t
+    double
+
+
+cpdef enum Status:
+    # The first element of every kernel's answer.
+    OK "COINSROW_STATUS_OK" = 0
+    OVERFLOW "COINSROW_STATUS_OVERFLOW" = 1
+    NOT_FINITE "COINSROW_STATUS_NOT_FINITE" = 2
+
+
+cpdef enum End:
+    # The end a coin is taken from, in the play kernels' output.
+    LEFT "COINSROW_END_LEFT" = 0
+    RIGHT "COINSROW_END_RIGHT" = 1
+    TOP "COINSROW_END_TOP" = 2
+    ROOT "COINSROW_END_ROOT" = 3
+
+
+cdef enum:
+    # Internal to the C loops: a failed allocation, raised as MemoryError before returning.
+    NO_MEMORY "COINSROW_NO_MEMORY" = 3
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int coinsrow_add_overflow(int64_t a, int64_t b, int64_t *r) {
+        return __builtin_add_overflow(a, b, r);
+    }
+    static inline int coinsrow_sub_overflow(int64_t a, int64_t b, int64_t *r) {
+        return __builtin_sub_overflow(a, b, r);
+    }
+    #define coinsrow_unlikely(x) __builtin_expect(!!(x), 0)
+    #else
+    /* Portable version (MSVC): unsigned arithmetic wraps without undefined behaviour. */
+    static inline int coinsrow_add_overflow(int64_t a, int64_t b, int64_t *r) {
+        int64_t s = (int64_t)((uint64_t)a + (uint64_t)b);
+        *r = s;
+        return ((a >= 0) == (b >= 0)) && ((s >= 0) != (a >= 0));
+    }
+    static inline int coinsrow_sub_overflow(int64_t a, int64_t b, int64_t *r) {
+        int64_t s = (int64_t)((uint64_t)a - (uint64_t)b);
+        *r = s;
+        return ((a >= 0) != (b >= 0)) && ((s >= 0) != (a >= 0));
+    }
+    #define coinsrow_unlikely(x) (x)
+    #endif
+    """
+    bint coinsrow_unlikely(bint x) noexcept nogil
+    bint coinsrow_add_overflow(int64_t a, int64_t b, int64_t *r) noexcept nogil
+    bint coinsrow_sub_overflow(int64_t a, int64_t b, int64_t *r) noexcept nogil
+
+
+cdef inline bint add_checked(coin_t a, coin_t b, coin_t *r) noexcept nogil:
+    """r = a + b; true on int64 overflow (float64 overflow shows as an infinity instead)."""
+    if coin_t is int64_t:
+        return coinsrow_add_overflow(a, b, r)
+    else:
+        r[0] = a + b
+        return False
+
+
+cdef inline bint sub_checked(coin_t a, coin_t b, coin_t *r) noexcept nogil:
+    """r = a - b; true on int64 overflow (float64 overflow shows as an infinity instead)."""
+    if coin_t is int64_t:
+        return coinsrow_sub_overflow(a, b, r)
+    else:
+        r[0] = a - b
+        return False
+
+
+cpdef enum ForestProblem:
+    # What forest_check finds in a parent array.
+    FOREST_OK "COINSROW_FOREST_OK" = 0
+    PARENT_OUT_OF_RANGE "COINSROW_FOREST_PARENT_OUT_OF_RANGE" = 1
+    CYCLE "COINSROW_FOREST_CYCLE" = 2
+
+
+cpdef enum OffsetsProblem:
+    # What batch_check_offsets finds in Arrow list offsets.
+    OFFSETS_OK "COINSROW_OFFSETS_OK" = 0
+    OFFSETS_EMPTY "COINSROW_OFFSETS_EMPTY" = 1
+    OFFSETS_NEGATIVE "COINSROW_OFFSETS_NEGATIVE" = 2
+    OFFSETS_DECREASING "COINSROW_OFFSETS_DECREASING" = 3
+    OFFSETS_PAST_END "COINSROW_OFFSETS_PAST_END" = 4
