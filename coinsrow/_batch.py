@@ -524,8 +524,13 @@ def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
         game = bisect.bisect_right(offsets, flat_index + base) - 1
         start = offsets[game] - base
         raise _not_finite(f"game {name(game)}", flat_index - start, coins[flat_index])
-    firsts: list[Any] = list(first) if EXACT else first.tolist()
-    seconds: list[Any] = list(second) if EXACT else second.tolist()
+    if EXACT:  # the twin's answers, in the games' number type (0 is 0.0 in a float game)
+        convert = float if kind == FLOAT64 else int
+        firsts: list[Any] = [convert(x) for x in first]
+        seconds: list[Any] = [convert(x) for x in second]
+    else:
+        firsts = first.tolist()
+        seconds = second.tolist()
     if any(code == _core.Status.OVERFLOW for code, _ in reports):
         for g in _overflowed(status):
             start, stop = offsets[g] - base, offsets[g + 1] - base

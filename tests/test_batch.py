@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from oracles import dp_value
+from modes import machine_only
 
 from coinsrow import Profits, _batch, _core, profits, profits_many, value, values_many
 
@@ -90,6 +91,7 @@ def test_int64_overflow_falls_back_per_game(games):
     check(games, offsets, rows=flat)
 
 
+@machine_only
 def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
     calls = []
     exact = _batch._solve_exact

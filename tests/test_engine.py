@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from coinsrow import Engine, Game, Move, _core
 from oracles import brute_solver, brute_value, dp_table
 from generators import SMALL_STYLES, random_row
+from modes import MACHINE_WINDOWS
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
 
@@ -92,8 +93,8 @@ def test_engine_hypothesis(row, rng):
 
 
 def test_engine_uses_the_compiled_structure_for_machine_numbers():
-    assert isinstance(Engine([1, 2, 3])._windows, _core.RowWindows)
-    assert isinstance(Engine(np.array([1.5, 2.0]))._windows, _core.RowWindows)
+    assert isinstance(Engine([1, 2, 3])._windows, MACHINE_WINDOWS)
+    assert isinstance(Engine(np.array([1.5, 2.0]))._windows, MACHINE_WINDOWS)
     assert isinstance(Engine([2**70, 1])._windows, _core.RowWindowsExact)
     assert isinstance(Engine([Fraction(1, 3)])._windows, _core.RowWindowsExact)
 
@@ -203,11 +204,11 @@ def test_engine_rows_and_stacks_against_brute_force():
 
 def test_several_rows_use_one_window_structure():
     e = Engine(Game(rows=[[1, 2, 3], [4, 5]]))
-    assert isinstance(e._windows, _core.RowWindows)
+    assert isinstance(e._windows, MACHINE_WINDOWS)
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[]]))
-    assert isinstance(e._windows, _core.RowWindows)
+    assert isinstance(e._windows, MACHINE_WINDOWS)
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[4]]))
-    assert isinstance(e._windows, _core.RowWindows)
+    assert isinstance(e._windows, MACHINE_WINDOWS)
     # Exact numbers (and int64 overflow) with stacks: the same structure on Python numbers.
     e = Engine(Game(rows=[[1, 2, 3]], stacks=[[Fraction(1, 2)]]))
     assert isinstance(e._windows, _core.RowWindowsExact)
@@ -226,7 +227,7 @@ def test_engine_stacks_against_brute_force():
             rows = [[x / 4 for x in r] for r in rows]
             stacks = [[x / 4 for x in t] for t in stacks]
         engine = Engine(Game(rows=rows, stacks=stacks))
-        assert isinstance(engine._windows, _core.RowWindows)
+        assert isinstance(engine._windows, MACHINE_WINDOWS)
         _play_game_against_brute(rows, stacks, rng, ("random", "greedy", "left", "spoiler")[game % 4])
 
 
