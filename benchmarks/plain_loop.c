@@ -37,3 +37,15 @@ int64_t plain_value(const int64_t *coins, int64_t n)
     free(sc);
     return total;
 }
+
+/* The coins of Project Euler problem 477 (the benchmark's "PE 477" family): s(1) = 0,
+ * s(i+1) = (s(i)^2 + 45) mod 1000000007. Written in C only because the recurrence is
+ * sequential: 10^8 coins take a second here, minutes in Python. */
+void pe477_coins(int64_t *out, int64_t n)
+{
+    uint64_t s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = (int64_t)s;
+        s = (s * s + 45) % 1000000007u;
+    }
+}

@@ -18,6 +18,7 @@ from ._coins import FLOAT64, Column, column, describe
 from ._dispatch import Answer, Coins, Number, run, span, storage
 from ._forest import ForestState, parse_forest
 from ._moves import End, Move, MoveError, Position, move_at, moves, resolve
+from ._threads import row_split
 
 __all__ = ["Game", "Move", "Number", "Profits", "best_move", "play", "profits", "value"]
 
@@ -356,7 +357,7 @@ def row_coins(row: Any, name: str = "row") -> Coins:
     return storage([col], 1, [name], copy=False, where=name)
 
 
-def value(row: Any) -> Number:
+def value(row: Any, *, threads: int | None = None) -> Number:
     """The advantage of the player to move on one row, both playing optimally.
 
     Own total minus the opponent's; ``0`` for an empty row. Exact: ints give an ``int``
@@ -367,16 +368,20 @@ def value(row: Any) -> Number:
     memory per coin; a contiguous int64/float64 buffer (NumPy array, ``array.array``) is
     read without a copy.
 
+    ``threads``: a long row is cut into parts reduced at once on that many threads
+    (``None``: as many as pay off, one for a row of under a million coins; ``1``: one). The
+    answer is the same, float rounding included (docs/rows.md).
+
     >>> value([3, 2, 2, 3, 1, 2])
     3
     """
     coins = row_coins(row)
-    answer: Number = run(coins, "game_value", *span(0, len(coins)), 1)
+    answer: Number = run(coins, "row_value", *row_split(len(coins), threads))
     return answer
 
 
-def profits(row: Any) -> Profits:
-    """``Profits(first, second)`` on one row. O(n).
+def profits(row: Any, *, threads: int | None = None) -> Profits:
+    """``Profits(first, second)`` on one row. O(n), on ``threads`` threads as ``value``.
 
     Exact numbers: ``first + second == sum(row)`` and ``first - second == value(row)``.
     Floats: each player's coins of the optimal play, summed exactly and rounded once, so
@@ -386,7 +391,7 @@ def profits(row: Any) -> Profits:
     Profits(first=8, second=5)
     """
     coins = row_coins(row)
-    return Profits(*run(coins, "game_profits", *span(0, len(coins)), 1,
+    return Profits(*run(coins, "row_profits", *row_split(len(coins), threads),
                         answer=Answer.PROFITS))
 
 
@@ -416,18 +421,20 @@ def _row_line(coins: Coins) -> _Line:
     return _Line(components, flat, ends)
 
 
-def play(row: Any) -> array:
+def play(row: Any, *, threads: int | None = None) -> array:
     """A whole optimal play of one row: ``array('q')`` of coin indices, turn by turn.
 
     Entry t is the index in ``row`` of the coin taken at turn t; the first player moves at
     even t. Every move is optimal at the position where it is made. O(n) time and memory:
     the greedy play of the reduced row, each fused run of coins taken whole from the end
-    where it is exposed.
+    where it is exposed. ``threads`` as for ``value``: the same play whatever it is.
 
     >>> list(play([3, 2, 2, 3, 1, 2]))
     [0, 1, 5, 2, 3, 4]
     """
-    return cast(array, _row_line(row_coins(row)).coins)
+    coins = row_coins(row)
+    moves: array = run(coins, "row_play", *row_split(len(coins), threads), answer=Answer.PLAY)
+    return moves
 
 
 def where(game: Game) -> Position:

@@ -7,9 +7,43 @@
 
 import heapq
 import math
-from libc.string cimport memcpy, memset
-from libc.math cimport isfinite
-from cpython.exc cimport PyErr_CheckSignals
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport isfinite, ldexp
+from cpython.mem cimport PyMem_RawRealloc
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+from itertools import repeat as _repeat
+from concurrent.futures import ThreadPoolExecutor as _RowPool
+from array import array as _row_array
+from cpython cimport array as _cpython_array
+
+# The type of the moves ``row_play`` returns (cloned without being zeroed first).
+cdef _cpython_array.array _MOVES_TEMPLATE = _row_array("q")
+
+
+# Variants of the Fusion loop, chosen at compile time (one specialisation each): a NULL
+# pointer of type Wanted or NotWanted says whether the loop keeps the coins' total, the
+# segments, the runs, whether the scratch is padded.
+cdef struct Wanted:
+    char unused
+
+cdef struct NotWanted:
+    char unused
+
+ctypedef fused total_t:
+    Wanted
+    NotWanted
+
+ctypedef fused segments_t:
+    Wanted
+    NotWanted
+
+ctypedef fused runs_t:
+    Wanted
+    NotWanted
+
+ctypedef fused padded_t:
+    Wanted
+    NotWanted
 
 
 cdef struct Component:
@@ -54,22 +88,44 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
     """``_reduce``, writing the reduced entries (and segments) at ``base`` instead of
     ``start``: values[base:top], top returned.
 
+    ``padded``: values[base - 2] and values[base - 1] are readable (values has two entries
+    before values[0]); otherwise the reload after a fusion reads values[base] there
+    instead (two conditional moves, a little slower). Each combination of ``padded`` and
+    ``segments`` runs its own compiled loop (``_reduce_loop``).
+    """
+    if segments != NULL:
+        if padded:
+            return _reduce_loop(coins, start, stop, values, base, segments, overflow,
+                                <Wanted *> NULL, <Wanted *> NULL)
+        return _reduce_loop(coins, start, stop, values, base, segments, overflow,
+                            <Wanted *> NULL, <NotWanted *> NULL)
+    if padded:
+        return _reduce_loop(coins, start, stop, values, base, NULL, overflow,
+                            <NotWanted *> NULL, <Wanted *> NULL)
+    return _reduce_loop(coins, start, stop, values, base, NULL, overflow,
+                        <NotWanted *> NULL, <NotWanted *> NULL)
+
+
+cdef int64_t _reduce_loop(const coin_t[::1] coins, int64_t start, int64_t stop,
+                          coin_t *values, int64_t base, int64_t *segments, bint *overflow,
+                          segments_t *segments_mode, padded_t *padded_mode) noexcept nogil:
+    """The loop of ``_reduce_into``, compiled once for each variant (see Wanted).
+
     The two top entries are kept in registers; memory is read again only after a fusion.
     The fusion test is one branch (bitwise &, not three short-circuit branches), and the
-    reload after a fusion has no branch: it reads the two entries below the top even where
-    the depth is under 2 (the depth test masks them). ``padded``: values[base - 2] and
-    values[base - 1] are readable (values has two entries before values[0]); otherwise the
-    reload reads values[base] there instead (two conditional moves, a little slower).
+    padded reload after a fusion has no branch: it reads the two entries below the top even
+    where the depth is under 2 (the depth test masks them).
     """
     cdef coin_t *sp = values + base           # one past the top entry
     cdef coin_t *deep = values + base + 2     # a fusion needs two entries under the coin
     cdef coin_t v, t
     cdef coin_t first = 0, second = 0         # masked by the depth test until set
-    cdef int64_t p, seg, top
+    cdef int64_t p, seg = 0, top
     cdef bint ovf = False
     for p in range(start, stop):
         v = coins[p]
-        seg = p
+        if segments_t is Wanted:
+            seg = p
         # Fusion: x <= M > v with x = second, M = first. (M >= v would be as valid; the
         # strict test gives the one reduced form the window structure keeps, the canonical
         # form under the tie-breaking perturbation of docs/window.md, so that every part of
@@ -79,9 +135,9 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
             ovf |= sub_checked(second, first, &t)
             ovf |= add_checked(t, v, &v)
             sp -= 2
-            if segments != NULL:
+            if segments_t is Wanted:
                 seg = segments[sp - values]
-            if padded:
+            if padded_t is Wanted:
                 first = (sp - 1)[0]
                 second = (sp - 2)[0]
             else:
@@ -89,7 +145,7 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
                 top = sp - values
                 first = values[top - 1 if top - 1 >= base else base]
                 second = values[top - 2 if top - 2 >= base else base]
-        if segments != NULL:
+        if segments_t is Wanted:
             segments[sp - values] = seg
         sp[0] = v
         sp += 1
@@ -479,6 +535,1574 @@ cdef int _play_float_profits(const double[::1] coins, int64_t *play, int64_t n,
     exact_sum_free(&sums[0])
     exact_sum_free(&sums[1])
     return status
+
+
+# ---------------------------------------------------------------------------------------
+# One row: value, profits and play, the value in one pass over the coins, a long row in
+# parts on several threads (docs/rows.md).
+#
+# The reduced row is a stack. Coins pushed without a Fusion are not written: a stretch of
+# them is a run of coins (on sorted coins, where nothing fuses, the coins are read once and
+# nothing is written). The other entries are written, one after the other in stack order,
+# to the scratch ``values`` (the first coin of each one's run of coins in ``segments``): a
+# run sits between the written entries ``values[:run.at]`` and ``values[run.at:]``. Only
+# written entries touch memory, so a row that rarely fuses costs few pages. A Fusion that
+# reaches into a run writes the run's last entries first.
+
+cdef enum:
+    # Coins reduced between two looks at Ctrl-C (or at a request to stop): a few ms.
+    _ROW_STEP = 1 << 20
+    # After a block of this many coins pushed without a Fusion, the next coins are scanned as
+    # a run instead of being written (on random coins this hardly ever happens). The block
+    # loop's exit is a mispredicted branch: one in 64 coins costs little.
+    _RUN_AFTER = 64
+    # The block after a long run (see _reduce_part).
+    _RUN_PROBE = 8
+    # Coins scanned without a Fusion that stay a run; fewer are written (a run near the top
+    # sends the Fusion loop to its slow path).
+    _SHORT_RUN = 32
+    # Internal status: a signal handler raised (its exception is set), or the caller told
+    # the worker threads to stop.
+    _STOPPED = 5
+
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int coinsrow_ctz64(uint64_t x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    #else
+    static inline int coinsrow_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+    #endif
+    /* A flag written by one thread and polled by others. */
+    static inline int coinsrow_load_flag(const int *flag) {
+        return *(const volatile int *)flag;
+    }
+    static inline void coinsrow_store_flag(int *flag, int value) {
+        *(volatile int *)flag = value;
+    }
+    """
+    int coinsrow_ctz64(uint64_t x) noexcept nogil
+    int coinsrow_load_flag(const int *flag) noexcept nogil
+    void coinsrow_store_flag(int *flag, int value) noexcept nogil
+
+
+cdef extern from "Python.h":
+    # Declared without an exception value: the caller sees -1 and returns _STOPPED, and the
+    # kernel raises the exception the handler set (``_raise_pending``).
+    int _pending_signals "PyErr_CheckSignals" ()
+
+
+cdef int _raise_pending() except -1:
+    """Raise the exception a signal handler set while a loop ran without the GIL."""
+    if PyErr_Occurred() != NULL:
+        return -1
+    raise SystemError("a one-row kernel stopped without an exception")
+
+
+cdef struct Run:
+    int64_t at        # the written entries before it: values[:at]
+    int64_t length    # its entries: the coins coin .. coin + length - 1
+    int64_t coin
+    int64_t written   # its last entries written so far by Fusions reaching into it
+    int64_t pos       # its first entry's position in the stack (set by _place_runs)
+
+
+cdef struct RowStack:
+    int64_t start     # the first coin reduced into it
+    int64_t top       # number of entries
+    int64_t written   # written entries: values[:written]
+    Run *runs         # its runs, in stack order
+    int64_t n_runs
+    int64_t capacity
+    bint overflow     # an int64 Fusion overflowed
+    bint no_memory    # the runs could not grow
+
+
+cdef struct RowSums:
+    # int64 rows: sums of coins, checked (``overflow`` when one overflowed).
+    int64_t even      # the coins of the unfused prefix at even offsets from its first coin
+    int64_t odd       # ... at odd offsets
+    int64_t rest      # every other coin (only when the total is wanted)
+    bint overflow
+
+
+cdef struct FloatSurvey:
+    # float64 parts: what decides whether the order of the additions may change.
+    int64_t bad       # first NaN or infinity (flat index), -1 if none
+    int lowest        # every coin is a multiple of 2**lowest (1100 when all are zero)
+    double magnitude  # the sum of |coin|, rounded
+
+
+cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexcept nogil:
+    """Append a run of ``length`` coins from ``coin`` on, after values[:at] (continuing
+    the top run when nothing is written after it and the coins continue it): OK or
+    NO_MEMORY."""
+    cdef Run *r
+    cdef Run *grown
+    cdef int64_t capacity
+    if length <= 0:
+        return OK
+    if st.n_runs > 0:
+        r = &st.runs[st.n_runs - 1]
+        if r.at == at and r.coin + r.length == coin:
+            r.length += length
+            return OK
+    if st.n_runs == st.capacity:
+        capacity = 2 * st.capacity if st.capacity > 0 else 8
+        grown = <Run *> PyMem_RawRealloc(st.runs, capacity * sizeof(Run))
+        if grown == NULL:
+            st.no_memory = True
+            return NO_MEMORY
+        st.runs = grown
+        st.capacity = capacity
+    r = &st.runs[st.n_runs]
+    r.at = at
+    r.length = length
+    r.coin = coin
+    r.written = 0
+    r.pos = 0
+    st.n_runs += 1
+    return OK
+
+
+cdef inline int64_t _guard(RowStack *st) noexcept nogil:
+    """The written entries the Fusion loop's fast path needs: four above the top run (none
+    without runs: values[-2] and values[-1] stand for missing entries)."""
+    if st.n_runs > 0:
+        return st.runs[st.n_runs - 1].at + 4
+    return -2
+
+
+cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
+                     RowStack *st) noexcept nogil:
+    """Write the top runs' last entries (with their segments) under the written entries
+    above them, until four written entries are above the top run or no run is left;
+    returns how many entries it wrote (``st.written`` grows by as much).
+
+    The entries written from a run's end double each time a Fusion reaches into it again,
+    so that Fusions eating into a long run soon take the fast path again, and a run is never
+    written for much more than the Fusions eat of it.
+    """
+    cdef Run *r
+    cdef int64_t above, block, e, moved = 0
+    while st.n_runs > 0 and st.written - st.runs[st.n_runs - 1].at < 4:
+        r = &st.runs[st.n_runs - 1]
+        above = st.written - r.at
+        block = r.written if r.written > _RUN_AFTER else _RUN_AFTER
+        if block > r.length:
+            block = r.length
+        # The entries above the run move up, the run's last entries go under them.
+        memmove(values + r.at + block, values + r.at, above * sizeof(coin_t))
+        memcpy(values + r.at, coins + r.coin + r.length - block, block * sizeof(coin_t))
+        if segments != NULL:
+            memmove(segments + r.at + block, segments + r.at, above * sizeof(int64_t))
+            for e in range(block):
+                segments[r.at + e] = r.coin + r.length - block + e
+        st.written += block
+        moved += block
+        r.length -= block
+        r.written += block
+        if r.length == 0:
+            st.n_runs -= 1
+    return moved
+
+
+cdef coin_t _top_entry(const coin_t *coins, const coin_t *values, RowStack *st,
+                       int64_t depth) noexcept nogil:
+    """The entry ``depth`` below the top one (0: the top one); the stack has more."""
+    cdef int64_t w = st.written, above
+    cdef int64_t k = st.n_runs - 1
+    while k >= 0:
+        above = w - st.runs[k].at
+        if depth < above:
+            return values[w - 1 - depth]
+        depth -= above
+        if depth < st.runs[k].length:
+            return coins[st.runs[k].coin + st.runs[k].length - 1 - depth]
+        depth -= st.runs[k].length
+        w = st.runs[k].at
+        k -= 1
+    return values[w - 1 - depth]
+
+
+cdef inline int64_t _top_segment(const int64_t *segments, RowStack *st) noexcept nogil:
+    """The first coin of the top entry's run of coins."""
+    cdef Run *r
+    if st.n_runs > 0:
+        r = &st.runs[st.n_runs - 1]
+        if r.at == st.written:
+            return r.coin + r.length - 1
+    return segments[st.written - 1]
+
+
+cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev,
+                           bint down, RowSums *sums) noexcept nogil:
+    """The first q in [p, stop) where coin c[q] fuses, or ``stop``: the two top entries
+    of the stack are c[q - 2] and c[q - 1] (at p: ``prev`` on top, ``down`` if the entry
+    under it is larger) and a Fusion happens at the first descent that follows a rise or a
+    flat step. int64: adds each coin c[i], p <= i < q, to ``sums.even`` or ``sums.odd`` by
+    the parity of i.
+
+    Two coins a step, two compares and two checked additions: about as fast as reading
+    the coins.
+    """
+    cdef int64_t here = 0, there = 0   # coins at p's parity, at the other one (pair loop)
+    cdef int64_t parity = p & 1
+    cdef coin_t x0, x1
+    cdef bint d0, d1, ovf = False
+    while p + 1 < stop:
+        x0 = c[p]
+        x1 = c[p + 1]
+        d0 = prev > x0
+        d1 = x0 > x1
+        if (d0 > down) | (d1 > d0):
+            break  # a Fusion at p or at p + 1
+        if coin_t is int64_t:
+            ovf |= add_checked(here, x0, &here) | add_checked(there, x1, &there)
+        down = d1
+        prev = x1
+        p += 2
+    if coin_t is int64_t:
+        if parity:
+            ovf |= add_checked(sums.even, there, &sums.even)
+            ovf |= add_checked(sums.odd, here, &sums.odd)
+        else:
+            ovf |= add_checked(sums.even, here, &sums.even)
+            ovf |= add_checked(sums.odd, there, &sums.odd)
+    while p < stop:
+        x0 = c[p]
+        d0 = prev > x0
+        if d0 > down:
+            break
+        if coin_t is int64_t:
+            if p & 1:
+                ovf |= add_checked(sums.odd, x0, &sums.odd)
+            else:
+                ovf |= add_checked(sums.even, x0, &sums.even)
+        down = d0
+        prev = x0
+        p += 1
+    if coin_t is int64_t:
+        sums.overflow |= ovf
+    return p
+
+
+cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                         int64_t *segments, RowStack *st, RowSums *sums, int64_t block,
+                         total_t *total_mode, segments_t *segments_mode,
+                         runs_t *runs_mode) noexcept nogil:
+    """Push coins from coins[p] on onto ``st``, each with Fusion: while x <= M > v for the
+    two top entries x, M and the coin v, they become one, x - M + v. Each is written; stops
+    at ``stop``, or after a block of ``block`` coins without a Fusion (the next coins are
+    then scanned as a run): returns the next coin.
+
+    The two top entries are kept in registers; memory is read again only after a Fusion,
+    without a branch unless a run is near (values[-2] and values[-1] are readable: the
+    depth test masks them). The variant (``total_t`` etc., see Wanted) says whether the
+    coins are added to ``sums.rest`` (int64), whether ``segments`` are written, whether
+    ``st`` may have runs.
+    """
+    cdef coin_t *sp = values + st.written         # one past the top written entry
+    cdef coin_t *guard = values + _guard(st)      # the fast path needs sp >= guard
+    cdef coin_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
+    cdef const coin_t *cp = coins + p
+    cdef const coin_t *end = coins + stop
+    cdef const coin_t *block_end
+    cdef int64_t seg = 0, moved
+    cdef coin_t v, t, first = 0, second = 0
+    cdef int64_t total = 0
+    cdef bint ovf = False, total_ovf = False, fused = True
+    if st.top >= 1:
+        first = _top_entry(coins, values, st, 0)
+    if st.top >= 2:
+        second = _top_entry(coins, values, st, 1)
+    # After a block without a Fusion, the caller scans a run.
+    while fused and cp < end:
+        fused = False
+        block_end = cp + block if end - cp > block else end
+        while cp < block_end:
+            v = cp[0]
+            if segments_t is Wanted:
+                seg = cp - coins
+            if coin_t is int64_t:
+                if total_t is Wanted:
+                    if coinsrow_unlikely(add_checked(total, v, &total)):
+                        total_ovf = True
+            # The Fusion test is one branch (bitwise &), taken rarely.
+            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+                fused = True
+                # int64: an overflow is rare, its test a branch never taken.
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, segments, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            cp += 1
+    st.top = (sp - values) + (values + 2 - deep)
+    st.written = sp - values
+    st.overflow |= ovf
+    if coin_t is int64_t:
+        if total_t is Wanted:
+            sums.overflow |= total_ovf | add_checked(sums.rest, total, &sums.rest)
+    return cp - coins
+
+
+cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                         RowStack *st, int64_t block) noexcept nogil:
+    if st.n_runs > 0:
+        return _push_coins(coins, p, stop, values, NULL, st, NULL, block, <NotWanted *> NULL,
+                           <NotWanted *> NULL, <Wanted *> NULL)
+    return _push_coins(coins, p, stop, values, NULL, st, NULL, block, <NotWanted *> NULL,
+                       <NotWanted *> NULL, <NotWanted *> NULL)
+
+
+cdef int64_t _push_total(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                         RowStack *st, RowSums *sums, int64_t block) noexcept nogil:
+    if st.n_runs > 0:
+        return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
+                           <NotWanted *> NULL, <Wanted *> NULL)
+    return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
+                       <NotWanted *> NULL, <NotWanted *> NULL)
+
+
+cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                        int64_t *segments, RowStack *st, int64_t block) noexcept nogil:
+    if st.n_runs > 0:
+        return _push_coins(coins, p, stop, values, segments, st, NULL, block,
+                           <NotWanted *> NULL, <Wanted *> NULL, <Wanted *> NULL)
+    return _push_coins(coins, p, stop, values, segments, st, NULL, block, <NotWanted *> NULL,
+                       <Wanted *> NULL, <NotWanted *> NULL)
+
+
+cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values,
+                       int64_t *segments, RowStack *st) noexcept nogil:
+    """Push coins[p:q], which do not fuse: a run if there are many, else written (a short
+    run would only slow the Fusion loop down). OK or NO_MEMORY."""
+    cdef int64_t e
+    if q - p >= _SHORT_RUN:
+        if _add_run(st, st.written, q - p, p) != OK:
+            return NO_MEMORY
+    else:
+        memcpy(values + st.written, coins + p, (q - p) * sizeof(coin_t))
+        if segments != NULL:
+            for e in range(q - p):
+                segments[st.written + e] = p + e
+        st.written += q - p
+    st.top += q - p
+    return OK
+
+
+cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                       int64_t *segments, RowStack *st, RowSums *sums) noexcept nogil:
+    """Push the coins from coins[p] on that do not fuse as a run (unwritten), up to
+    ``stop``: returns the first coin that fuses (or ``stop``). ``st`` has two entries at
+    least. int64: ``sums`` receives the coins in ``rest`` (may be NULL)."""
+    cdef RowSums scanned
+    cdef coin_t prev = _top_entry(coins, values, st, 0)
+    cdef bint down = _top_entry(coins, values, st, 1) > prev
+    cdef int64_t q
+    scanned.even = 0
+    scanned.odd = 0
+    scanned.overflow = False
+    q = _unfused_scan(coins, p, stop, prev, down, &scanned)
+    _push_unfused(coins, p, q, values, segments, st)
+    if coin_t is int64_t:
+        if sums != NULL:
+            sums.overflow |= scanned.overflow | add_checked(sums.rest, scanned.even,
+                                                            &sums.rest)
+            sums.overflow |= add_checked(sums.rest, scanned.odd, &sums.rest)
+    return q
+
+
+cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *values,
+                      int64_t *segments, RowStack *st, RowSums *sums, bint want_total,
+                      int *stop_flag) noexcept nogil:
+    """Reduce the coins coins[lo:hi] on their own into ``st`` (written entries in
+    ``values``; values[-2] and values[-1] readable). ``st.runs`` may be allocated already.
+
+    Every _ROW_STEP coins it looks at ``stop_flag`` (another thread asks it to stop) or,
+    when ``stop_flag`` is NULL, runs the signal handlers (taking the GIL for a moment):
+    _STOPPED if it must stop, NO_MEMORY, or OK.
+    """
+    cdef int64_t p, q, step_end, block
+    st.start = lo
+    st.top = 0
+    st.written = 0
+    st.n_runs = 0
+    st.overflow = False
+    st.no_memory = False
+    sums.even = 0
+    sums.odd = 0
+    sums.rest = 0
+    sums.overflow = False
+    if hi - lo < 3:
+        # Fewer than three coins: nothing fuses.
+        if _add_run(st, 0, hi - lo, lo) != OK:
+            return NO_MEMORY
+        st.top = hi - lo
+        if coin_t is int64_t:
+            if hi - lo >= 1:
+                sums.even = coins[lo]
+            if hi - lo >= 2:
+                sums.odd = coins[lo + 1]
+        return OK
+    if coin_t is int64_t:
+        sums.even = coins[lo]
+        sums.odd = coins[lo + 1]
+    # The unfused prefix, a run (its sums by parity give the value where nothing fuses).
+    p = lo + 2
+    while True:
+        step_end = p + _ROW_STEP if hi - p > _ROW_STEP else hi
+        p = _unfused_scan(coins + lo, p - lo, step_end - lo, coins[p - 1],
+                          coins[p - 2] > coins[p - 1], sums) + lo
+        if p < step_end or p == hi:
+            break
+        if _must_stop(stop_flag):
+            return _STOPPED
+    if p < hi:
+        if _push_unfused(coins, lo, p, values, segments, st) != OK:
+            return NO_MEMORY
+    else:
+        # Nothing fuses: the stack is the coins, one run (whatever its length).
+        if _add_run(st, 0, p - lo, lo) != OK:
+            return NO_MEMORY
+        st.top = p - lo
+    # Then the stack: written, or scanned as runs where nothing fuses for a while. After a
+    # long run, the next one is tried for soon (on sorted coins with ties, a tie fuses,
+    # then nothing does for a long time again).
+    step_end = p
+    block = _RUN_AFTER
+    while p < hi:
+        if p >= step_end:
+            if step_end > lo and _must_stop(stop_flag):
+                return _STOPPED
+            step_end = p + _ROW_STEP if hi - p > _ROW_STEP else hi
+        if segments != NULL:
+            p = _push_play(coins, p, step_end, values, segments, st, block)
+        elif want_total:
+            p = _push_total(coins, p, step_end, values, st, sums, block)
+        else:
+            p = _push_value(coins, p, step_end, values, st, block)
+        if p < step_end:
+            q = _scan_run(coins, p, step_end, values, segments, st,
+                          sums if want_total else NULL)
+            block = _RUN_PROBE if q - p >= 4 * _RUN_AFTER else _RUN_AFTER
+            p = q
+        if st.no_memory:
+            return NO_MEMORY
+    return OK
+
+
+cdef bint _must_stop(int *stop_flag) noexcept nogil:
+    """True when a worker was told to stop (``stop_flag``), or, in the calling thread
+    (``stop_flag`` NULL), when a signal handler raised (its exception is then set)."""
+    if stop_flag != NULL:
+        return coinsrow_load_flag(stop_flag) != 0
+    with gil:
+        return _pending_signals() != 0
+
+
+cdef void _place_runs(RowStack *st) noexcept nogil:
+    """Set each run's position in the stack (``pos``)."""
+    cdef int64_t k, before = 0
+    for k in range(st.n_runs):
+        st.runs[k].pos = st.runs[k].at + before
+        before += st.runs[k].length
+
+
+cdef inline int64_t _run_below(RowStack *st, int64_t e) noexcept nogil:
+    """The last run starting at or below entry e (-1 if none); runs placed."""
+    cdef int64_t lo = 0, hi = st.n_runs, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if st.runs[mid].pos <= e:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+cdef inline coin_t _stack_entry(const coin_t *coins, const coin_t *values, RowStack *st,
+                                int64_t e) noexcept nogil:
+    """Entry e of ``st`` (runs placed). O(log runs)."""
+    cdef int64_t k = _run_below(st, e)
+    cdef Run *r
+    if k < 0:
+        return values[e]
+    r = &st.runs[k]
+    if e < r.pos + r.length:
+        return coins[r.coin + e - r.pos]
+    return values[r.at + e - r.pos - r.length]
+
+
+cdef inline int64_t _stack_segment(const int64_t *segments, RowStack *st,
+                                   int64_t e) noexcept nogil:
+    """The first coin of entry e's run of coins (runs placed)."""
+    cdef int64_t k = _run_below(st, e)
+    cdef Run *r
+    if k < 0:
+        return segments[e]
+    r = &st.runs[k]
+    if e < r.pos + r.length:
+        return r.coin + e - r.pos
+    return segments[r.at + e - r.pos - r.length]
+
+
+cdef bint _unfused(RowStack *st, int64_t n) noexcept nogil:
+    """Nothing fused: the stack is its n coins, one run."""
+    return (st.top == n and st.written == 0
+            and (n == 0 or (st.n_runs == 1 and st.runs[0].coin == st.start)))
+
+
+cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStack *row,
+                  const coin_t *part_values, const int64_t *part_segments,
+                  RowStack *part) noexcept nogil:
+    """Push the entries of ``part`` (the next coins, reduced on their own, written entries
+    in part_values; runs placed) onto ``row``, the reduced row of the coins before them
+    (values[-2] and values[-1] readable). The caller makes sure that what the row writes
+    never overtakes what is still to be read of the part.
+
+    Fusion is confluent (docs/rows.md), so this gives the reduced row of all the coins.
+    Only the seam can fuse: as soon as neither triple across it would (the row's two top
+    entries and the part's next one; the row's top and the part's next two), the rest of
+    the part goes on as it is: its runs as runs, its written entries moved.
+    """
+    cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b
+    cdef coin_t x, t, first = 0, second = 0
+    cdef bint ovf = part.overflow
+    cdef Run *r
+    if row.top >= 1:
+        first = _top_entry(coins, values, row, 0)
+    if row.top >= 2:
+        second = _top_entry(coins, values, row, 1)
+    while i < m:
+        x = _stack_entry(coins, part_values, part, i)
+        if not ((row.top >= 2) & (second <= first) & (first > x)):
+            if row.top == 0 or i + 1 >= m:
+                break
+            if not ((first <= x) & (x > _stack_entry(coins, part_values, part, i + 1))):
+                break
+        if segments != NULL:
+            seg = _stack_segment(part_segments, part, i)
+        while (row.top >= 2) & (second <= first) & (first > x):
+            ovf |= sub_checked(second, first, &t)
+            ovf |= add_checked(t, x, &x)
+            if row.written < _guard(row):
+                _refill(coins, values, segments, row)
+            row.written -= 2
+            row.top -= 2
+            if segments != NULL:
+                seg = segments[row.written]
+            first = values[row.written - 1]
+            second = values[row.written - 2]
+        if segments != NULL:
+            segments[row.written] = seg
+        values[row.written] = x
+        row.written += 1
+        row.top += 1
+        second = first
+        first = x
+        i += 1
+    # The rest of the part, part[i:], goes on unchanged, piece by piece.
+    e = i
+    while e < m:
+        k = _run_below(part, e)
+        if k >= 0 and e < part.runs[k].pos + part.runs[k].length:
+            r = &part.runs[k]
+            b = r.pos + r.length
+            _add_run(row, row.written, b - e, r.coin + e - r.pos)
+        else:
+            # Written entries up to the next run: at part_values[w:].
+            w = e if k < 0 else part.runs[k].at + e - part.runs[k].pos - part.runs[k].length
+            b = part.runs[k + 1].pos if k + 1 < part.n_runs else m
+            memmove(values + row.written, part_values + w, (b - e) * sizeof(coin_t))
+            if segments != NULL:
+                memmove(segments + row.written, part_segments + w, (b - e) * sizeof(int64_t))
+            row.written += b - e
+        row.top += b - e
+        e = b
+    row.overflow |= ovf
+    row.no_memory |= part.no_memory
+
+
+cdef void _float_survey(const double *coins, int64_t lo, int64_t hi,
+                        FloatSurvey *survey) noexcept nogil:
+    """The first NaN or infinity of coins[lo:hi], the lowest power of two every coin is a
+    multiple of, and the sum of their magnitudes."""
+    cdef int64_t p
+    cdef uint64_t bits, mantissa
+    cdef int exponent, lowest = 1100, low
+    cdef double magnitude = 0.0
+    survey.bad = -1
+    for p in range(lo, hi):
+        memcpy(&bits, &coins[p], sizeof(bits))
+        exponent = <int> ((bits >> 52) & 0x7FF)
+        if exponent == 0x7FF:
+            survey.bad = p
+            return
+        mantissa = bits & ((<uint64_t> 1 << 52) - 1)
+        if exponent == 0:
+            if mantissa == 0:
+                continue  # a zero
+            low = coinsrow_ctz64(mantissa) - 1074
+        else:
+            low = coinsrow_ctz64(mantissa | (<uint64_t> 1 << 52)) + exponent - 1075
+        if low < lowest:
+            lowest = low
+        magnitude += fabs(coins[p])
+    survey.lowest = lowest
+    survey.magnitude = magnitude
+
+
+# -- the Greedy phase of one reduced row ----------------------------------------------------
+#
+# The reduced row e[0:m] is a valley: e[0:j+1] strictly decreases, e[j:m] never decreases.
+# Greedy takes the larger end, the left one on ties. So its order is the merge of the left
+# run L = e[0:j] (from the left) with the right run R = e[m-1], e[m-2], ..., e[q+1] (from the
+# right), L first on ties, followed by the bottom block E = e[j:q+1] of entries equal to
+# e[j], taken from the left (they are all smaller than everything in L and R).
+
+cdef inline int64_t _valley_bottom(const coin_t *coins, const coin_t *values, RowStack *st,
+                                   int64_t m) noexcept nogil:
+    """j: the first entry not above the next one (m - 1 if none). O(log m log runs)."""
+    cdef int64_t lo = 0, hi = m - 1, mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if (_stack_entry(coins, values, st, mid)
+                <= _stack_entry(coins, values, st, mid + 1)):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+cdef inline int64_t _bottom_end(const coin_t *coins, const coin_t *values, RowStack *st,
+                                int64_t j, int64_t m) noexcept nogil:
+    """q: the last entry equal to entry j (entries j.. never decrease). O(log m log runs)."""
+    cdef int64_t lo = j, hi = m - 1, mid
+    cdef coin_t bottom = _stack_entry(coins, values, st, j)
+    while lo < hi:
+        mid = hi - (hi - lo) // 2
+        if _stack_entry(coins, values, st, mid) == bottom:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+cdef inline const coin_t *_piece_up(const coin_t *coins, const coin_t *values, RowStack *st,
+                                    int64_t e, int64_t *limit, int64_t *offset) noexcept nogil:
+    """The piece holding entry e, read upwards (runs placed): p[x - offset] is entry x for
+    e <= x < limit (a run of coins, or written entries up to the next run)."""
+    cdef int64_t k = _run_below(st, e)
+    cdef Run *r
+    if k >= 0:
+        r = &st.runs[k]
+        if e < r.pos + r.length:
+            limit[0] = r.pos + r.length
+            offset[0] = r.pos - r.coin
+            return coins
+        offset[0] = r.pos + r.length - r.at
+    else:
+        offset[0] = 0
+    limit[0] = st.runs[k + 1].pos if k + 1 < st.n_runs else st.top
+    return values
+
+
+cdef inline const coin_t *_piece_down(const coin_t *coins, const coin_t *values, RowStack *st,
+                                      int64_t e, int64_t *floor, int64_t *offset) noexcept nogil:
+    """The piece holding entry e, read downwards (runs placed): p[x - offset] is entry x
+    for floor <= x <= e."""
+    cdef int64_t k = _run_below(st, e)
+    cdef Run *r
+    if k >= 0:
+        r = &st.runs[k]
+        if e < r.pos + r.length:
+            floor[0] = r.pos
+            offset[0] = r.pos - r.coin
+            return coins
+        floor[0] = r.pos + r.length
+        offset[0] = r.pos + r.length - r.at
+        return values
+    floor[0] = 0
+    offset[0] = 0
+    return values
+
+
+cdef int64_t _alternating(const int64_t *a, int64_t lo, int64_t hi, bint *overflow) noexcept nogil:
+    """The sum of (-1)^i a[i] over lo <= i < hi, checked."""
+    cdef int64_t even = 0, odd = 0, i = lo, result
+    cdef bint ovf = False
+    if i < hi and i & 1:
+        odd = a[i]
+        i += 1
+    while i + 1 < hi:
+        ovf |= add_checked(even, a[i], &even) | add_checked(odd, a[i + 1], &odd)
+        i += 2
+    if i < hi:
+        ovf |= add_checked(even, a[i], &even)
+    ovf |= sub_checked(even, odd, &result)
+    overflow[0] |= ovf
+    return result
+
+
+cdef int64_t _stack_alternating(const int64_t *coins, const int64_t *values, RowStack *st,
+                                int64_t lo, int64_t hi, bint *overflow) noexcept nogil:
+    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece."""
+    cdef int64_t e = lo, b, total = 0, part, offset
+    cdef const int64_t *p
+    cdef bint ovf = False
+    while e < hi:
+        p = _piece_up(coins, values, st, e, &b, &offset)
+        if b > hi:
+            b = hi
+        part = _alternating(p, e - offset, b - offset, &ovf)
+        if offset & 1:
+            ovf |= sub_checked(total, part, &total)
+        else:
+            ovf |= add_checked(total, part, &total)
+        e = b
+    overflow[0] |= ovf
+    return total
+
+
+cdef inline bint _add_signed(int64_t *total, int64_t x, bint negative) noexcept nogil:
+    if negative:
+        return sub_checked(total[0], x, total)
+    return add_checked(total[0], x, total)
+
+
+cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStack *st,
+                            bint whole_known, int64_t whole, bint *overflow) noexcept nogil:
+    """The value of the reduced int64 row ``st``: the sum of its entries in Greedy order
+    with alternating signs. ``whole_known``: ``whole`` is the alternating sum of all its
+    entries (from the coins' scan, when nothing fused).
+
+    Only the merge of L and R steps entry by entry (without branches: the larger of two
+    sorted runs is a coin toss on a valley of random coins); once one of them is used up,
+    the rest is consecutive entries (one alternating sum) and E counts once or not at all.
+    """
+    cdef int64_t m = st.top, j, q, a, b, x, y, value = 0, plus = 0, minus = 0, part
+    cdef int64_t a_limit = 0, a_offset = 0, b_floor = 0, b_offset = 0
+    cdef const int64_t *ap = NULL
+    cdef const int64_t *bp = NULL
+    cdef int r = 0
+    cdef bint ovf = False, left
+    if m == 0:
+        return 0
+    j = _valley_bottom(coins, values, st, m)
+    q = _bottom_end(coins, values, st, j, m)
+    a = 0
+    b = m - 1
+    if j > 0 and b > q:
+        ap = _piece_up(coins, values, st, a, &a_limit, &a_offset)
+        bp = _piece_down(coins, values, st, b, &b_floor, &b_offset)
+    # Two entries a turn: the first added, the second subtracted.
+    while a < j and b > q:
+        if a >= a_limit:
+            ap = _piece_up(coins, values, st, a, &a_limit, &a_offset)
+        if b < b_floor:
+            bp = _piece_down(coins, values, st, b, &b_floor, &b_offset)
+        x = ap[a - a_offset]
+        y = bp[b - b_offset]
+        left = x >= y
+        x = x if left else y
+        a += left
+        b -= 1 - left
+        ovf |= add_checked(plus, x, &plus)
+        if not (a < j and b > q):
+            r = 1
+            break
+        if a >= a_limit:
+            ap = _piece_up(coins, values, st, a, &a_limit, &a_offset)
+        if b < b_floor:
+            bp = _piece_down(coins, values, st, b, &b_floor, &b_offset)
+        x = ap[a - a_offset]
+        y = bp[b - b_offset]
+        left = x >= y
+        x = x if left else y
+        a += left
+        b -= 1 - left
+        ovf |= add_checked(minus, x, &minus)
+    ovf |= sub_checked(plus, minus, &value)
+    if a < j:
+        # The rest of L, from the left: entry i has rank r + i - a.
+        if whole_known and a + (m - j) < j - a:
+            # Less to read outside: everything, minus [0, a) and [j, m).
+            part = _stack_alternating(coins, values, st, 0, a, &ovf)
+            ovf |= add_checked(part, _stack_alternating(coins, values, st, j, m, &ovf), &part)
+            ovf |= sub_checked(whole, part, &part)
+        else:
+            part = _stack_alternating(coins, values, st, a, j, &ovf)
+        ovf |= _add_signed(&value, part, ((r + a) & 1) != 0)
+        r ^= (j - a) & 1
+    elif b > q:
+        # The rest of R, from the right: entry i has rank r + b - i.
+        if whole_known and (q + 1) + (m - b - 1) < b - q:
+            part = _stack_alternating(coins, values, st, 0, q + 1, &ovf)
+            ovf |= add_checked(part, _stack_alternating(coins, values, st, b + 1, m, &ovf),
+                               &part)
+            ovf |= sub_checked(whole, part, &part)
+        else:
+            part = _stack_alternating(coins, values, st, q + 1, b + 1, &ovf)
+        ovf |= _add_signed(&value, part, ((r + b) & 1) != 0)
+        r ^= (b - q) & 1
+    if (q - j + 1) & 1:
+        # E: equal entries of alternating signs, one is left over.
+        ovf |= _add_signed(&value, _stack_entry(coins, values, st, j), r != 0)
+    overflow[0] |= ovf
+    return value
+
+
+cdef inline int64_t _greedy_bottom(const coin_t *e, int64_t m) noexcept nogil:
+    """``_valley_bottom`` of the written row e[0:m]."""
+    cdef int64_t lo = 0, hi = m - 1, mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if e[mid] <= e[mid + 1]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+cdef inline int64_t _greedy_bottom_end(const coin_t *e, int64_t j, int64_t m) noexcept nogil:
+    cdef int64_t lo = j, hi = m - 1, mid
+    while lo < hi:
+        mid = hi - (hi - lo) // 2
+        if e[mid] == e[j]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+cdef struct Piece:
+    # A piece of a reduced row: its entries [lo, hi) are a run of coins (``run``: entry e
+    # is the coin e - offset) or written (entry e at values[e - offset]).
+    int64_t lo, hi, offset
+    bint run
+
+
+cdef inline void _piece(RowStack *st, int64_t e, Piece *piece) noexcept nogil:
+    """The piece holding entry e (runs placed)."""
+    cdef int64_t k = _run_below(st, e)
+    cdef Run *r
+    if k >= 0:
+        r = &st.runs[k]
+        if e < r.pos + r.length:
+            piece.lo = r.pos
+            piece.hi = r.pos + r.length
+            piece.offset = r.pos - r.coin
+            piece.run = True
+            return
+        piece.lo = r.pos + r.length
+        piece.offset = r.pos + r.length - r.at
+    else:
+        piece.lo = 0
+        piece.offset = 0
+    piece.hi = st.runs[k + 1].pos if k + 1 < st.n_runs else st.top
+    piece.run = False
+
+
+cdef inline coin_t _piece_entry(const coin_t *coins, const coin_t *values, RowStack *st,
+                                Piece *piece, int64_t e) noexcept nogil:
+    """Entry e, ``piece`` moved to it first if it is elsewhere."""
+    if e < piece.lo or e >= piece.hi:
+        _piece(st, e, piece)
+    if piece.run:
+        return coins[e - piece.offset]
+    return values[e - piece.offset]
+
+
+cdef struct PieceOrder:
+    # Walks the Greedy order of a reduced row: ``_piece_order_next`` gives its entries one
+    # by one (phase 0: merging L and R; 1: the rest of L; 2: the rest of R; 3: E; 4: done).
+    int64_t a, b, j, q, i, m
+    int phase
+    Piece left, right, bottom
+
+
+cdef inline void _piece_order_start(PieceOrder *o, const coin_t *coins, const coin_t *values,
+                                    RowStack *st) noexcept nogil:
+    o.m = st.top
+    o.phase = 4 if o.m == 0 else 0
+    if o.m == 0:
+        return
+    o.j = _valley_bottom(coins, values, st, o.m)
+    o.q = _bottom_end(coins, values, st, o.j, o.m)
+    o.a = 0
+    o.b = o.m - 1
+    o.i = o.j
+    o.left.lo = o.left.hi = 0
+    o.right.lo = o.right.hi = 0
+    o.bottom.lo = o.bottom.hi = 0
+
+
+cdef inline int64_t _piece_order_next(PieceOrder *o, const coin_t *coins,
+                                      const coin_t *values, RowStack *st,
+                                      bint *from_left) noexcept nogil:
+    """The next entry in Greedy order (-1 when none is left); ``from_left``: taken from the
+    left end (else the right)."""
+    if o.phase == 0:
+        if o.a < o.j and o.b > o.q:
+            if (_piece_entry(coins, values, st, &o.left, o.a)
+                    >= _piece_entry(coins, values, st, &o.right, o.b)):
+                from_left[0] = True
+                o.a += 1
+                return o.a - 1
+            from_left[0] = False
+            o.b -= 1
+            return o.b + 1
+        o.phase = 1 if o.a < o.j else 2
+    if o.phase == 1:
+        if o.a < o.j:
+            from_left[0] = True
+            o.a += 1
+            return o.a - 1
+        o.phase = 3
+    if o.phase == 2:
+        if o.b > o.q:
+            from_left[0] = False
+            o.b -= 1
+            return o.b + 1
+        o.phase = 3
+    if o.phase == 3:
+        if o.i <= o.q:
+            from_left[0] = True
+            o.i += 1
+            return o.i - 1
+        o.phase = 4
+    return -1
+
+
+cdef inline void _piece_run_of(RowStack *st, const int64_t *segments, Piece *piece,
+                               int64_t k, int64_t stop, int64_t *lo,
+                               int64_t *hi) noexcept nogil:
+    """The coins [lo, hi) entry k stands for (``piece``: a piece cache)."""
+    cdef Piece next_piece
+    if k < piece.lo or k >= piece.hi:
+        _piece(st, k, piece)
+    if piece.run:
+        lo[0] = k - piece.offset
+        hi[0] = lo[0] + 1
+        return
+    lo[0] = segments[k - piece.offset]
+    if k + 1 < piece.hi:
+        hi[0] = segments[k + 1 - piece.offset]
+    elif k + 1 >= st.top:
+        hi[0] = stop
+    else:
+        _piece(st, k + 1, &next_piece)
+        hi[0] = (k + 1 - next_piece.offset if next_piece.run
+                 else segments[k + 1 - next_piece.offset])
+
+
+cdef double _row_value_float(const double *coins, const double *values,
+                             RowStack *st) noexcept nogil:
+    """The value of the reduced float64 row ``st`` (runs placed): each player's entries
+    summed in Greedy order, then the difference (as ``_one_row_greedy`` rounds it)."""
+    cdef PieceOrder order
+    cdef Piece cache
+    cdef int64_t k
+    cdef double taken[2]
+    cdef int r = 0
+    cdef bint from_left = True
+    cache.lo = cache.hi = 0
+    taken[0] = 0.0
+    taken[1] = 0.0
+    _piece_order_start(&order, coins, values, st)
+    while True:
+        k = _piece_order_next(&order, coins, values, st, &from_left)
+        if k < 0:
+            break
+        taken[r] = taken[r] + _piece_entry(coins, values, st, &cache, k)
+        r ^= 1
+    return taken[0] - taken[1]
+
+
+cdef inline int64_t _coin_of(RowStack *st, const int64_t *segments, int64_t k,
+                            int64_t stop) noexcept nogil:
+    """The first coin of entry k (``stop`` for k == st.top; runs placed)."""
+    if k >= st.top:
+        return stop
+    return _stack_segment(segments, st, k)
+
+
+cdef inline int64_t _write_up(int64_t *out_coin, uint8_t *out_end, int64_t turn, int64_t lo,
+                              int64_t hi) noexcept nogil:
+    """Turns from ``turn`` on take the coins lo, lo + 1, ..., hi - 1 from the left."""
+    cdef int64_t p
+    for p in range(lo, hi):
+        out_coin[turn + p - lo] = p
+    if out_end != NULL:
+        memset(out_end + turn, LEFT, hi - lo)
+    return turn + hi - lo
+
+
+cdef inline int64_t _write_down(int64_t *out_coin, uint8_t *out_end, int64_t turn,
+                                int64_t lo, int64_t hi) noexcept nogil:
+    """Turns from ``turn`` on take the coins hi - 1, hi - 2, ..., lo from the right."""
+    cdef int64_t p
+    for p in range(hi - lo):
+        out_coin[turn + p] = hi - 1 - p
+    if out_end != NULL:
+        memset(out_end + turn, RIGHT, hi - lo)
+    return turn + hi - lo
+
+
+cdef int64_t _row_play_pieces(const coin_t *coins, const coin_t *values,
+                              const int64_t *segments, RowStack *st, int64_t stop,
+                              int64_t *out_coin, uint8_t *out_end) noexcept nogil:
+    """Write the optimal play of the reduced row ``st`` (runs placed) of the coins
+    [st.start, stop): each entry, in Greedy order, expands into its run of coins, taken one
+    by one from the end where it is exposed. ``out_end`` may be NULL. Returns the moves.
+
+    Entry by entry only while L and R merge: after that, consecutive entries cover
+    consecutive coins, so the rest of L, the rest of R (from the right) and E are at most
+    three ranges of coins.
+    """
+    cdef PieceOrder order
+    cdef Piece runs
+    cdef int64_t k, lo, hi, turn = 0
+    cdef bint from_left = True
+    runs.lo = runs.hi = 0
+    _piece_order_start(&order, coins, values, st)
+    if order.phase == 4:
+        return 0
+    while order.a < order.j and order.b > order.q:
+        k = _piece_order_next(&order, coins, values, st, &from_left)
+        _piece_run_of(st, segments, &runs, k, stop, &lo, &hi)
+        if from_left:
+            turn = _write_up(out_coin, out_end, turn, lo, hi)
+        else:
+            turn = _write_down(out_coin, out_end, turn, lo, hi)
+    if order.a < order.j:
+        turn = _write_up(out_coin, out_end, turn, _coin_of(st, segments, order.a, stop),
+                         _coin_of(st, segments, order.j, stop))
+    elif order.b > order.q:
+        turn = _write_down(out_coin, out_end, turn, _coin_of(st, segments, order.q + 1, stop),
+                           _coin_of(st, segments, order.b + 1, stop))
+    return _write_up(out_coin, out_end, turn, _coin_of(st, segments, order.j, stop),
+                     _coin_of(st, segments, order.q + 1, stop))
+
+
+cdef int _row_float_profits_pieces(const double *coins, const double *values,
+                                   const int64_t *segments, RowStack *st, int64_t stop,
+                                   double *first, double *second) noexcept nogil:
+    """Each player's coins in the optimal play of the reduced float64 row ``st`` (runs
+    placed), summed exactly and rounded once. Entry k at Greedy rank r is taken by player
+    r % 2, its run coin by coin from the exposed end: since the run has odd length, its coin
+    at an even offset goes to the same player whichever end that is, the others to the
+    other player. After the merge of L and R, the play is ranges of coins taken one a turn
+    (see ``_row_play_pieces``). OK, OVERFLOW (a sum beyond the float range) or NO_MEMORY."""
+    cdef ExactSum sums[2]
+    cdef PieceOrder order
+    cdef Piece runs
+    cdef int64_t k, lo, hi, p, turn = 0
+    cdef int status = OK
+    cdef bint from_left = True
+    runs.lo = runs.hi = 0
+    if (exact_sum_init(&sums[0]) | exact_sum_init(&sums[1])) != OK:
+        exact_sum_free(&sums[0])
+        exact_sum_free(&sums[1])
+        return NO_MEMORY
+    _piece_order_start(&order, coins, values, st)
+    if order.phase != 4:
+        while order.a < order.j and order.b > order.q:
+            k = _piece_order_next(&order, coins, values, st, &from_left)
+            _piece_run_of(st, segments, &runs, k, stop, &lo, &hi)
+            for p in range(lo, hi):
+                exact_sum_add(&sums[(turn + p - lo) & 1], coins[p])
+            turn += hi - lo
+        # The ranges: coin p of a range [lo, hi) taken from the left goes at turn
+        # turn + p - lo, from the right at turn + hi - 1 - p.
+        if order.a < order.j:
+            lo = _coin_of(st, segments, order.a, stop)
+            hi = _coin_of(st, segments, order.j, stop)
+            for p in range(lo, hi):
+                exact_sum_add(&sums[(turn + p - lo) & 1], coins[p])
+            turn += hi - lo
+        elif order.b > order.q:
+            lo = _coin_of(st, segments, order.q + 1, stop)
+            hi = _coin_of(st, segments, order.b + 1, stop)
+            for p in range(lo, hi):
+                exact_sum_add(&sums[(turn + hi - 1 - p) & 1], coins[p])
+            turn += hi - lo
+        lo = _coin_of(st, segments, order.j, stop)
+        hi = _coin_of(st, segments, order.q + 1, stop)
+        for p in range(lo, hi):
+            exact_sum_add(&sums[(turn + p - lo) & 1], coins[p])
+    first[0] = exact_sum_result(&sums[0])
+    second[0] = exact_sum_result(&sums[1])
+    if (sums[0].overflow or sums[1].overflow
+            or not (isfinite(first[0]) and isfinite(second[0]))):
+        status = OVERFLOW
+    exact_sum_free(&sums[0])
+    exact_sum_free(&sums[1])
+    return status
+
+
+cdef void _row_play_unfused(const coin_t *e, int64_t start, int64_t m,
+                            int64_t *out_coin) noexcept nogil:
+    """``_row_play_pieces`` where nothing fused (entry k is the coin start + k): the merge
+    of L and R writes one coin a step (without branches), the rest are ranges of coins."""
+    cdef int64_t j, q, a, b, turn = 0, i
+    cdef bint left
+    if m == 0:
+        return
+    j = _greedy_bottom(e, m)
+    q = _greedy_bottom_end(e, j, m)
+    a = 0
+    b = m - 1
+    while a < j and b > q:
+        left = e[a] >= e[b]
+        out_coin[turn] = start + (a if left else b)
+        turn += 1
+        a += left
+        b -= 1 - left
+    for i in range(a, j):
+        out_coin[turn] = start + i
+        turn += 1
+    i = b
+    while i > q:
+        out_coin[turn] = start + i
+        turn += 1
+        i -= 1
+    for i in range(j, q + 1):
+        out_coin[turn] = start + i
+        turn += 1
+
+
+# -- the reduction of one row, on one thread or several ---------------------------------------
+
+cdef class _RowWork:
+    """One call of a one-row kernel: the row's reduced form and its scratch memory.
+
+    ``reduce(parts, threads)`` reduces the row: on one thread, coin after coin; or in
+    ``parts`` parts at once on a pool of ``threads`` threads, stitched in order afterwards
+    (``_stitch``). Part i's scratch starts after the coins of the parts before it and two
+    entries of its own (``_push_coins`` may read them), so the row (part 0's scratch,
+    growing) never overtakes a part it has not read yet. The worker threads keep this
+    object, hence the scratch, alive: an interrupted call never frees memory a worker uses.
+    """
+    cdef object buffer            # the coins' buffer, kept alive
+    cdef const void *coins
+    cdef bint floats
+    cdef int64_t n
+    cdef bint want_segments
+    cdef bint want_total
+    cdef char *raw                # the scratch as allocated
+    cdef int64_t *raw_segments
+    cdef void *values             # the row's written entries: entry e at values[e]
+    cdef int64_t *segments        # the first coin of each written entry's run, or NULL
+    cdef RowStack row
+    cdef RowSums sums             # int64: the whole row's (see RowSums)
+    cdef int64_t bad_index
+    cdef Py_ssize_t n_parts
+    cdef Py_ssize_t n_stacks
+    cdef int64_t *bounds
+    cdef RowStack *stacks
+    cdef RowSums *part_sums
+    cdef FloatSurvey *surveys
+    cdef int stop_flag
+
+    def __cinit__(self, object buffer, bint floats, int64_t n, bint want_segments,
+                  bint want_total):
+        cdef const int64_t[::1] ints
+        cdef const double[::1] doubles
+        self.buffer = buffer
+        self.floats = floats
+        self.n = n
+        if n > 0:
+            if floats:
+                doubles = buffer
+                self.coins = &doubles[0]
+            else:
+                ints = buffer
+                self.coins = &ints[0]
+        self.want_segments = want_segments
+        self.want_total = want_total
+        self.bad_index = -1
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        free(self.raw)
+        free(self.raw_segments)
+        free(self.bounds)
+        if self.stacks != NULL:
+            for i in range(self.n_stacks):
+                free(self.stacks[i].runs)
+        free(self.stacks)
+        free(self.row.runs)
+        free(self.part_sums)
+        free(self.surveys)
+
+    cdef int reduce(self, Py_ssize_t parts, Py_ssize_t threads) except -1:
+        """Reduce the row: OK, or NOT_FINITE (``bad_index``); raises what a signal handler
+        raises (Ctrl-C), MemoryError."""
+        cdef Py_ssize_t i
+        cdef int status = OK
+        cdef int lowest = 1100
+        cdef double magnitude = 0.0
+        if parts < 1 or threads < 1:
+            raise ValueError("parts and threads must be at least 1")
+        if parts > self.n:
+            parts = self.n if self.n > 0 else 1
+        self._cut(parts)
+        if parts > 1 and self.floats:
+            self._run(threads, True)
+            for i in range(parts):
+                if self.surveys[i].bad >= 0:
+                    self.bad_index = self.surveys[i].bad
+                    return NOT_FINITE
+                if self.surveys[i].lowest < lowest:
+                    lowest = self.surveys[i].lowest
+                magnitude += self.surveys[i].magnitude
+            # With every coin a multiple of 2**lowest and the sum of their magnitudes below
+            # 2**(lowest + 53), every sum of coins with signs is a float: the additions are
+            # exact in any order, so the parts give the one-thread answer bit for bit. (The
+            # factor 2 covers the rounding of magnitude.) Otherwise: one part.
+            if lowest < 1100 and not magnitude <= ldexp(1.0, lowest + 52):
+                self._cut(1)
+        elif self.floats:
+            with nogil:
+                self.bad_index = _first_not_finite_at(<const double *> self.coins, 0, self.n)
+            if self.bad_index >= 0:
+                return NOT_FINITE
+        if self.n_parts == 1:
+            with nogil:
+                status = self._reduce_range(0, &self.stacks[0], &self.part_sums[0], NULL)
+            if status == _STOPPED:
+                _raise_pending()
+            if status == NO_MEMORY:
+                raise MemoryError()
+            self._take_part_zero()
+            return OK
+        self._run(threads, False)
+        with nogil:
+            status = self._stitch_all()
+        if status == NO_MEMORY or self.row.no_memory:
+            raise MemoryError()
+        return OK
+
+    cdef int _cut(self, Py_ssize_t parts) except -1:
+        """Cut the row into ``parts`` parts and allocate their scratch."""
+        cdef Py_ssize_t i
+        cdef int64_t size = self.n + 2 * parts
+        self.n_parts = parts
+        free(self.bounds)
+        free(self.raw)
+        free(self.raw_segments)
+        self.bounds = <int64_t *> malloc((parts + 1) * sizeof(int64_t))
+        self.raw = <char *> malloc(size * 8)
+        self.raw_segments = (<int64_t *> malloc(size * sizeof(int64_t))
+                             if self.want_segments else NULL)
+        if (self.bounds == NULL or self.raw == NULL
+                or (self.want_segments and self.raw_segments == NULL)):
+            raise MemoryError()
+        if self.stacks == NULL:
+            self.stacks = <RowStack *> malloc(parts * sizeof(RowStack))
+            self.part_sums = <RowSums *> malloc(parts * sizeof(RowSums))
+            self.surveys = <FloatSurvey *> malloc(parts * sizeof(FloatSurvey))
+            if self.stacks == NULL or self.part_sums == NULL or self.surveys == NULL:
+                raise MemoryError()
+            memset(self.stacks, 0, parts * sizeof(RowStack))
+            self.n_stacks = parts
+        for i in range(parts + 1):
+            self.bounds[i] = self.n * i // parts
+        memset(self.raw, 0, 16)  # the row's two readable entries below entry 0
+        self.values = self.raw + 16
+        self.segments = self.raw_segments + 2 if self.want_segments else NULL
+        return 0
+
+    cdef void _take_part_zero(self) noexcept nogil:
+        """The row is part 0 (its runs move to the row)."""
+        self.row = self.stacks[0]
+        self.sums = self.part_sums[0]
+        self.stacks[0].runs = NULL
+        self.stacks[0].capacity = 0
+        self.stacks[0].n_runs = 0
+
+    cdef int _run(self, Py_ssize_t threads, bint survey) except -1:
+        """Run every part (``survey``: its float survey, else its reduction), in this
+        thread (looking at signals between steps) or on a pool of ``threads`` threads."""
+        cdef Py_ssize_t i
+        cdef int status
+        task = self.survey_part if survey else self.reduce_part
+        if threads <= 1:
+            for i in range(self.n_parts):
+                status = task(i, True)
+                if status == _STOPPED:
+                    _raise_pending()
+                if status == NO_MEMORY:
+                    raise MemoryError()
+            return 0
+        pool = _RowPool(max_workers=min(threads, self.n_parts))
+        finished = False
+        try:
+            statuses = list(pool.map(task, range(self.n_parts), _repeat(False)))
+            finished = True
+        finally:
+            if not finished:
+                # Interrupted (Ctrl-C while waiting): the workers stop at their next step.
+                coinsrow_store_flag(&self.stop_flag, 1)
+            pool.shutdown(wait=True, cancel_futures=True)
+        if NO_MEMORY in statuses:
+            raise MemoryError()
+        return 0
+
+    def reduce_part(self, Py_ssize_t i, bint in_caller):
+        """Reduce part i on its own (a task of the pool): OK, NO_MEMORY or _STOPPED."""
+        cdef int status
+        with nogil:
+            status = self._reduce_range(i, &self.stacks[i], &self.part_sums[i],
+                                        NULL if in_caller else &self.stop_flag)
+        return status
+
+    def survey_part(self, Py_ssize_t i, bint in_caller):
+        """The float survey of part i (a task of the pool)."""
+        with nogil:
+            _float_survey(<const double *> self.coins, self.bounds[i], self.bounds[i + 1],
+                          &self.surveys[i])
+        return OK
+
+    cdef int64_t _offset(self, Py_ssize_t i) noexcept nogil:
+        """Where part i's entry 0 is, counted from the row's entry 0."""
+        return self.bounds[i] + 2 * i
+
+    cdef int _reduce_range(self, Py_ssize_t i, RowStack *st, RowSums *sums,
+                           int *stop_flag) noexcept nogil:
+        cdef int64_t offset = self._offset(i)
+        cdef int64_t *segments = self.segments + offset if self.segments != NULL else NULL
+        if i > 0:
+            # The part's own two readable entries below its entry 0.
+            (<int64_t *> self.values)[offset - 1] = 0
+            (<int64_t *> self.values)[offset - 2] = 0
+        if self.floats:
+            return _reduce_part(<const double *> self.coins, self.bounds[i],
+                                self.bounds[i + 1], <double *> self.values + offset,
+                                segments, st, sums, False, stop_flag)
+        return _reduce_part(<const int64_t *> self.coins, self.bounds[i], self.bounds[i + 1],
+                            <int64_t *> self.values + offset, segments, st, sums,
+                            self.want_total, stop_flag)
+
+    cdef int _stitch_all(self) noexcept nogil:
+        """The parts' reduced forms, pushed in order onto the row's (parts reduced): OK or
+        NO_MEMORY."""
+        cdef Py_ssize_t i
+        cdef int64_t offset, w
+        cdef RowSums *s
+        cdef RowStack *part
+        cdef void *part_values
+        cdef int64_t *part_segments
+        cdef void *copy = NULL
+        cdef int64_t *copy_segments = NULL
+        self._take_part_zero()
+        for i in range(1, self.n_parts):
+            offset = self._offset(i)
+            part = &self.stacks[i]
+            _place_runs(part)
+            part_values = (<char *> self.values) + 8 * offset
+            part_segments = self.segments + offset if self.segments != NULL else NULL
+            w = part.written
+            if part.n_runs > 0 and w > 0:
+                # Its written entries come after runs: the row could overtake them while
+                # it pushes the part's first entries. Read them from a copy.
+                copy = malloc(w * 8)
+                if self.segments != NULL:
+                    copy_segments = <int64_t *> malloc(w * sizeof(int64_t))
+                if copy == NULL or (self.segments != NULL and copy_segments == NULL):
+                    free(copy)
+                    free(copy_segments)
+                    return NO_MEMORY
+                memcpy(copy, part_values, w * 8)
+                part_values = copy
+                if self.segments != NULL:
+                    memcpy(copy_segments, part_segments, w * sizeof(int64_t))
+                    part_segments = copy_segments
+            if self.floats:
+                _stitch(<const double *> self.coins, <double *> self.values, self.segments,
+                        &self.row, <const double *> part_values, part_segments, part)
+            else:
+                _stitch(<const int64_t *> self.coins, <int64_t *> self.values,
+                        self.segments, &self.row, <const int64_t *> part_values,
+                        part_segments, part)
+                s = &self.part_sums[i]
+                self.sums.overflow |= s.overflow
+                # The part's parities are counted from its own first coin.
+                if self.bounds[i] & 1:
+                    self.sums.overflow |= add_checked(self.sums.even, s.odd, &self.sums.even)
+                    self.sums.overflow |= add_checked(self.sums.odd, s.even, &self.sums.odd)
+                else:
+                    self.sums.overflow |= add_checked(self.sums.even, s.even, &self.sums.even)
+                    self.sums.overflow |= add_checked(self.sums.odd, s.odd, &self.sums.odd)
+                self.sums.overflow |= add_checked(self.sums.rest, s.rest, &self.sums.rest)
+            free(copy)
+            free(copy_segments)
+            copy = NULL
+            copy_segments = NULL
+        return OK
+
+    cdef bint unfused(self) noexcept nogil:
+        """Nothing fused: the reduced row is the row itself."""
+        return _unfused(&self.row, self.n)
+
+cdef int64_t _first_not_finite_at(const double *coins, int64_t start, int64_t stop) noexcept nogil:
+    cdef int64_t p
+    for p in range(start, stop):
+        if not isfinite(coins[p]):
+            return p
+    return -1
+
+
+cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t threads,
+                      bint want_segments, bint want_total):
+    """A reduced row (``_RowWork``), or the index of its first NaN or infinity (an int)."""
+    work = _RowWork(coins, floats, len(coins), want_segments, want_total)
+    if work.reduce(parts, threads) == NOT_FINITE:
+        return work.bad_index
+    return work
+
+
+cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
+    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs)."""
+    cdef bint ovf = work.row.overflow, whole_known = False
+    cdef int64_t whole = 0
+    cdef coin_t result = 0
+    with nogil:
+        if coin_t is int64_t:
+            if work.unfused() and not work.sums.overflow:
+                whole_known = not sub_checked(work.sums.even, work.sums.odd, &whole)
+            _place_runs(&work.row)
+            result = _row_value_int(<const int64_t *> work.coins, <const int64_t *> work.values,
+                                    &work.row, whole_known, whole, &ovf)
+        else:
+            # Plus zero, as for a whole game (its empty Fruitless term): -0.0 becomes 0.0.
+            _place_runs(&work.row)
+            result = _row_value_float(<const double *> work.coins,
+                                      <const double *> work.values, &work.row) + 0.0
+    value[0] = result
+    if ovf or not _is_finite(result):
+        return OVERFLOW
+    return OK
+
+
+def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+    """The value of one row: ``(status, value or bad index)``.
+
+    The row is reduced in ``parts`` parts at once on ``threads`` threads (1, 1: coin after
+    coin in the calling thread) and the parts stitched; the answer, float rounding
+    included, does not depend on either (float rows are cut only where every addition is
+    exact). O(n) time, the Greedy phase O(m) for m reduced entries (O(1) when nothing
+    fuses); extra memory one number per coin, written only where coins fuse. Ctrl-C stops
+    it.
+    """
+    cdef coin_t value = 0
+    cdef int status
+    cdef _RowWork work
+    if coins.shape[0] == 0:
+        return Status.OK, value
+    reply = _row_work(coins, coin_t is double, parts, threads, False, False)
+    if not isinstance(reply, _RowWork):
+        return Status.NOT_FINITE, reply
+    work = reply
+    status = _row_work_value(work, &value)
+    return Status(status), value
+
+
+def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+    """What each player collects on one row: ``(status, (first, second) or bad index)``.
+
+    int64: first = (sum + value) / 2, the sum taken in the same pass as the value. float64:
+    each player's coins of the optimal play, summed exactly and rounded once. ``parts`` and
+    ``threads`` as for ``row_value``. O(n).
+    """
+    cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
+    cdef double first_f = 0.0, second_f = 0.0
+    cdef int status, result = OK
+    cdef bint ovf = False
+    cdef _RowWork work
+    if coins.shape[0] == 0:
+        return Status.OK, (first, second)
+    reply = _row_work(coins, coin_t is double, parts, threads, coin_t is double,
+                      coin_t is int64_t)
+    if not isinstance(reply, _RowWork):
+        return Status.NOT_FINITE, reply
+    work = reply
+    status = _row_work_value(work, &value)
+    with nogil:
+        if coin_t is int64_t:
+            ovf = work.sums.overflow
+            ovf |= add_checked(work.sums.even, work.sums.odd, &total)
+            ovf |= add_checked(total, work.sums.rest, &total)
+            # sum + value is twice what the first player takes: even, so halving is exact.
+            ovf |= add_checked(total, value, &twice)
+            first = twice // 2
+            ovf |= sub_checked(total, first, &second)
+            if ovf:
+                status = OVERFLOW
+        else:
+            _place_runs(&work.row)
+            result = _row_float_profits_pieces(<const double *> work.coins,
+                                               <const double *> work.values, work.segments,
+                                               &work.row, work.n, &first_f, &second_f)
+            if result != OK:
+                status = result
+            first = first_f
+            second = second_f
+    if status == NO_MEMORY:
+        raise MemoryError()
+    return Status(status), (first, second)
+
+
+def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+    """An optimal play of one row: ``(status, moves or bad index)``, ``moves`` an
+    ``array('q')`` of the index of the coin taken at each turn. ``parts`` and ``threads``
+    as for ``row_value``; the play is the same whatever they are (one tie rule:
+    docs/rows.md). OVERFLOW when the value overflows (int64) or leaves the float range.
+    O(n) time, two numbers of scratch per coin besides the moves."""
+    cdef coin_t value = 0
+    cdef int status
+    cdef _RowWork work
+    cdef int64_t n = coins.shape[0]
+    moves = _cpython_array.clone(_MOVES_TEMPLATE, n, False)
+    if n == 0:
+        return Status.OK, moves
+    cdef int64_t[::1] out_coin = moves
+    reply = _row_work(coins, coin_t is double, parts, threads, True, False)
+    if not isinstance(reply, _RowWork):
+        return Status.NOT_FINITE, reply
+    work = reply
+    status = _row_work_value(work, &value)
+    with nogil:
+        if work.unfused():
+            _row_play_unfused(<const coin_t *> work.coins, 0, n, &out_coin[0])
+        else:
+            _place_runs(&work.row)
+            _row_play_pieces(<const coin_t *> work.coins, <const coin_t *> work.values,
+                             work.segments, &work.row, n, &out_coin[0], NULL)
+    return Status(status), moves
 
 
 cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) except -1:
@@ -960,3 +2584,195 @@ cdef object _first_coin(list coins, const int64_t[::1] starts, const int64_t[::1
         if starts[c] < stops[c]:
             return coins[starts[c]]
     return 0
+
+
+# -- the one-row twins ------------------------------------------------------------------------
+
+cdef enum:
+    # Coins between two looks at Ctrl-C in the twins' loops (they hold the GIL).
+    _EXACT_SIGNAL_STEP = 1 << 16
+
+
+cdef void _push_exact(list coins, Py_ssize_t lo, Py_ssize_t hi, list values,
+                      list segments) except *:
+    """``_push_coins`` on Python numbers: coins[lo:hi] onto the reduced row (values,
+    segments), each with Fusion; runs the signal handlers now and then."""
+    cdef Py_ssize_t p, top
+    cdef object v
+    cdef int64_t seg
+    for p in range(lo, hi):
+        if (p - lo) % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
+            PyErr_CheckSignals()
+        v = coins[p]
+        seg = p
+        top = len(values)
+        while top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] > v:
+            v = (values[top - 2] - values[top - 1]) + v
+            seg = segments[top - 2]
+            top -= 2
+            del values[top:]
+            del segments[top:]
+        values.append(v)
+        segments.append(seg)
+
+
+cdef void _stitch_exact(list values, list segments, list part, list part_segments) except *:
+    """``_stitch`` on Python numbers: the part's entries pushed onto (values, segments)
+    until nothing more can fuse at the seam, then the rest appended."""
+    cdef Py_ssize_t i = 0, m = len(part), top
+    cdef object x, first, second
+    cdef int64_t seg
+    while i < m:
+        x = part[i]
+        top = len(values)
+        if not (top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] > x):
+            if top == 0 or i + 1 >= m:
+                break
+            if not (values[top - 1] <= x and x > part[i + 1]):
+                break
+        seg = part_segments[i]
+        while top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] > x:
+            x = (values[top - 2] - values[top - 1]) + x
+            seg = segments[top - 2]
+            top -= 2
+            del values[top:]
+            del segments[top:]
+        values.append(x)
+        segments.append(seg)
+        i += 1
+    values.extend(part[i:])
+    segments.extend(part_segments[i:])
+
+
+cdef tuple _row_reduce_exact(list coins, Py_ssize_t parts):
+    """The reduced row ``(values, segments)`` as the machine kernels compute it: in
+    ``parts`` parts stitched in order when the numbers are exact (on Python floats the
+    machine kernel's additions are only reordered where that changes nothing: one part)."""
+    cdef Py_ssize_t n = len(coins), i
+    cdef list values = [], segments = [], part, part_segments
+    if parts < 1:
+        raise ValueError("parts and threads must be at least 1")
+    if parts > n:
+        parts = n if n > 0 else 1
+    if parts == 1 or type(coins[0]) is float:
+        _push_exact(coins, 0, n, values, segments)
+        return values, segments
+    for i in range(parts):
+        part = []
+        part_segments = []
+        _push_exact(coins, n * i // parts, n * (i + 1) // parts, part, part_segments)
+        _stitch_exact(values, segments, part, part_segments)
+    return values, segments
+
+
+cdef list _row_order_exact(list values):
+    """The Greedy order of a reduced row: ``[(entry, from_left), ...]`` (larger end first,
+    the left one on ties)."""
+    cdef Py_ssize_t left = 0, right = len(values) - 1, p = 0
+    cdef list order = []
+    while left <= right:
+        p += 1
+        if p % _EXACT_SIGNAL_STEP == 0:
+            PyErr_CheckSignals()
+        if values[left] >= values[right]:
+            order.append((left, True))
+            left += 1
+        else:
+            order.append((right, False))
+            right -= 1
+    return order
+
+
+cdef object _row_value_from_exact(list values, list order):
+    """Each player's entries in Greedy order summed, then the difference (plus zero, as
+    the machine kernel: -0.0 becomes 0.0)."""
+    cdef list taken = [0, 0]
+    cdef int r = 0
+    for k, _ in order:
+        taken[r] = taken[r] + values[k]
+        r ^= 1
+    return (taken[0] - taken[1]) + 0
+
+
+cdef list _row_play_from_exact(list segments, list order, Py_ssize_t n):
+    """The coins of the play, turn by turn: each entry's run from its exposed end."""
+    cdef list play = []
+    cdef Py_ssize_t m = len(segments), lo, hi
+    for k, from_left in order:
+        lo = segments[k]
+        hi = segments[k + 1] if k + 1 < m else n
+        if from_left:
+            play.extend(range(lo, hi))
+        else:
+            play.extend(range(hi - 1, lo - 1, -1))
+    return play
+
+
+def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+    """``row_value`` on Python numbers (the parts one after the other)."""
+    if threads < 1:
+        raise ValueError("parts and threads must be at least 1")
+    if not coins:
+        return Status.OK, 0
+    status, bad = check_finite_exact(coins)
+    if status != OK:
+        return status, bad
+    values, _ = _row_reduce_exact(coins, parts)
+    value = _row_value_from_exact(values, _row_order_exact(values))
+    if _overflowed(value):
+        return Status.OVERFLOW, None
+    return Status.OK, value
+
+
+def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+    """``row_profits`` on Python numbers: exact numbers (sum + value) / 2 and the rest;
+    Python floats each player's coins of the play, as math.fsum adds them."""
+    cdef Py_ssize_t p
+    cdef object total = 0
+    if threads < 1:
+        raise ValueError("parts and threads must be at least 1")
+    if not coins:
+        return Status.OK, (0, 0)
+    status, bad = check_finite_exact(coins)
+    if status != OK:
+        return status, bad
+    values, segments = _row_reduce_exact(coins, parts)
+    order = _row_order_exact(values)
+    value = _row_value_from_exact(values, order)
+    if type(coins[0]) is float:
+        play = _row_play_from_exact(segments, order, len(coins))
+        try:
+            first = math.fsum([coins[p] for p in play[0::2]])
+            second = math.fsum([coins[p] for p in play[1::2]])
+        except OverflowError:  # an intermediate sum beyond the float range
+            return Status.OVERFLOW, None
+        if _overflowed(value) or _overflowed(first) or _overflowed(second):
+            return Status.OVERFLOW, None
+        return Status.OK, (first, second)
+    for p in range(len(coins)):
+        if p % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
+            PyErr_CheckSignals()
+        total = total + coins[p]
+    if type(total) is int:
+        first = (total + value) // 2
+    else:
+        first = (total + value) / 2
+    return Status.OK, (first, total - first)
+
+
+def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+    """``row_play`` on Python numbers: the same play."""
+    cdef Py_ssize_t n = len(coins)
+    if threads < 1:
+        raise ValueError("parts and threads must be at least 1")
+    if n == 0:
+        return Status.OK, _row_array("q")
+    status, bad = check_finite_exact(coins)
+    if status != OK:
+        return status, bad
+    values, segments = _row_reduce_exact(coins, parts)
+    order = _row_order_exact(values)
+    value = _row_value_from_exact(values, order)
+    if _overflowed(value):
+        return Status.OVERFLOW, None
+    return Status.OK, _row_array("q", _row_play_from_exact(segments, order, n))
