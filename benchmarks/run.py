@@ -17,7 +17,11 @@ so that the noise of a shared machine hits them alike:
 - ``value()`` vs a pure-Python O(n) script, the O(n^2) DP (pure Python and NumPy by diagonals),
   the plain C loop and ``a.sum()`` for n = 10^2 ... 10^8 (a method is skipped at the sizes where
   its estimated time exceeds the budget; the table says so);
-- input shapes: random, sorted, alternating high/low, all equal, random with many ties;
+- every family of rows in one table (random, Project Euler 477, ascending, descending,
+  valley, peak, alternating, all equal, few distinct, sawtooth): value() against the C loop,
+  profits() and play() against value(), float profits, two threads against one;
+- one row of 10^8 coins on two threads (wall time), with the machine's own two-thread
+  speed-up of the C loop as a calibration;
 - ``Game.value()`` for k = 1 ... 10^6 components at a fixed total n (the log k term);
 - peak memory per coin (tracemalloc; the kernels allocate through ``PyMem_RawMalloc``, which
   tracemalloc sees, and NumPy reports its buffers to it too);
@@ -41,6 +45,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -68,8 +73,9 @@ def median(xs: list[float]) -> float:
 
 
 # CPU time of this process (user + system), not wall time: the machines these run on are
-# often shared, and time spent waiting for a core is not the code's. Everything measured is
-# single-threaded, so on an idle machine the two agree.
+# often shared, and time spent waiting for a core is not the code's. Every method timed with
+# it runs on one thread, so on an idle machine the two agree; calls on several threads are
+# timed in wall time instead (``wall_compare``).
 clock = time.process_time
 
 
@@ -223,34 +229,80 @@ class PlainC:
         self.lib = ctypes.CDLL(so)
         self.lib.plain_value.restype = ctypes.c_int64
         self.lib.plain_value.argtypes = [ctypes.c_void_p, ctypes.c_int64]
+        self.lib.pe477_coins.restype = None
+        self.lib.pe477_coins.argtypes = [ctypes.c_void_p, ctypes.c_int64]
         self.compiler = subprocess.run([cc, "--version"], capture_output=True,
                                        text=True).stdout.splitlines()[0]
 
     def value(self, a: np.ndarray) -> int:
         return self.lib.plain_value(a.ctypes.data, len(a))
 
+    def halves_on_two_threads(self, a: np.ndarray) -> None:
+        """The C loop on each half of ``a`` at once, on two threads (ctypes releases the
+        GIL): what two threads of this machine give at this moment, as a calibration."""
+        h = len(a) // 2
+        done = threading.Thread(target=self.lib.plain_value, args=(a.ctypes.data, h))
+        done.start()
+        self.lib.plain_value(a.ctypes.data + 8 * h, len(a) - h)
+        done.join()
+
 
 # ---------------------------------------------------------------------------------------------
 # Inputs
 
 
-def make_input(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+def pe477(n: int, plain: PlainC) -> np.ndarray:
+    """Project Euler 477's coins: s1 = 0, s(i+1) = (s(i)^2 + 45) mod 1000000007 (sequential:
+    generated in C when the C baseline compiled, else in Python, slowly)."""
+    a = np.empty(n, dtype=np.int64)
+    if plain.lib is not None:
+        plain.lib.pe477_coins(a.ctypes.data, n)
+        return a
+    s = 0
+    for i in range(n):
+        a[i] = s
+        s = (s * s + 45) % 1_000_000_007
+    return a
+
+
+def make_input(kind: str, n: int, rng: np.random.Generator, plain: PlainC) -> np.ndarray:
+    """A row of n int64 coins of one family (the families of the benchmark's table)."""
     if kind == "random":
         return rng.integers(0, 10**9, n, dtype=np.int64)
-    if kind == "sorted":
-        return np.sort(rng.integers(0, 10**9, n, dtype=np.int64))
+    if kind == "PE 477":
+        return pe477(n, plain)
+    if kind in ("ascending", "descending", "valley", "peak"):
+        s = np.sort(rng.integers(0, 10**9, n, dtype=np.int64))
+        if kind == "ascending":
+            return s
+        if kind == "descending":
+            return s[::-1].copy()
+        if kind == "valley":
+            return np.concatenate([s[0::2][::-1], s[1::2]])
+        return np.concatenate([s[0::2], s[1::2][::-1]])
     if kind == "alternating":
         a = rng.integers(0, 1000, n, dtype=np.int64)
         a[::2] += 10**9  # high, low, high, low, ...
         return a
     if kind == "all equal":
         return np.full(n, 7, dtype=np.int64)
-    if kind == "many ties":
+    if kind == "few distinct":
         return rng.integers(0, 10, n, dtype=np.int64)
+    if kind == "sawtooth":
+        return (np.arange(n, dtype=np.int64) % 1000) * 1000 + rng.integers(0, 1000, n)
     raise ValueError(kind)
 
 
-INPUT_KINDS = ["random", "sorted", "alternating", "all equal", "many ties"]
+FAMILIES = ["random", "PE 477", "ascending", "descending", "valley", "peak", "alternating",
+            "all equal", "few distinct", "sawtooth"]
+
+FAMILY_NOTES = (
+    "random: uniform in [0, 10^9); PE 477: Project Euler 477's s1 = 0, s(i+1) = (s(i)^2 + "
+    "45) mod 1000000007; ascending, descending: the random coins sorted (with their ties); "
+    "valley: down then up, peak: up then down (the sorted coins dealt to two halves); "
+    "alternating: 10^9 + small, small, ...; all equal: every coin 7; few distinct: uniform "
+    "in [0, 10); sawtooth: ramps of 1000 coins."
+)
 
 # ---------------------------------------------------------------------------------------------
 # Memory
@@ -372,10 +424,10 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     # value() vs a.sum() vs the plain C loop, 10^7 random int64 coins.
     n = 10**6 if quick else 10**7
     a = rng.integers(0, 10**9, n, dtype=np.int64)
-    methods = {"value()": lambda: coinsrow.value(a), "a.sum()": a.sum}
+    methods = {"value()": lambda: coinsrow.value(a, threads=1), "a.sum()": a.sum}
     if plain.lib is not None:
         methods["plain C loop"] = lambda: plain.value(a)
-        assert plain.value(a) == coinsrow.value(a)
+        assert plain.value(a) == coinsrow.value(a, threads=1)
     t = compare(methods, 5 if quick else 11)
     rows = [[name, ns_per(s, n), f"{s / t['a.sum()']:.1f}x"] for name, s in t.items()]
     rep.say(f"**value() on {n:,} random int64 coins** (uniform in [0, 10^9)), median of "
@@ -394,9 +446,9 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
                        ("NumPy int32 (converted once)", b.astype(np.int32)),
                        ("NumPy int64, strided view (copied)", np.repeat(b, 2)[::2]),
                        ("Python list of int", b.tolist())]:
-        peak = peak_bytes(lambda: coinsrow.value(arg))
+        peak = peak_bytes(lambda: coinsrow.value(arg, threads=1))
         mem_rows.append([f"value(), {label}", f"{peak / m:.2f}"])
-    for label, fn in [("play(), NumPy int64", lambda: coinsrow.play(b)),
+    for label, fn in [("play(), NumPy int64", lambda: coinsrow.play(b, threads=1)),
                       ("Game(rows=[a]).value(), NumPy int64",
                        lambda: coinsrow.Game(rows=[b]).value())]:
         mem_rows.append([label, f"{peak_bytes(fn) / m:.2f}"])
@@ -405,10 +457,10 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     mem_rows.append(["Game.value() on 5,000 rows + 5,000 stacks of 100 coins (built before)",
                      f"{peak_bytes(many.value) / m:.2f}"])
     sorted_b = np.sort(b)
-    rss_random = peak_rss_bytes(lambda: coinsrow.value(b))
-    rss_sorted = peak_rss_bytes(lambda: coinsrow.value(sorted_b))
+    rss_random = peak_rss_bytes(lambda: coinsrow.value(b, threads=1))
+    rss_sorted = peak_rss_bytes(lambda: coinsrow.value(sorted_b, threads=1))
     mem_rows.append(["value(), NumPy int64, sorted (nothing fuses: the stack holds every coin)",
-                     f"{peak_bytes(lambda: coinsrow.value(sorted_b)) / m:.2f}"])
+                     f"{peak_bytes(lambda: coinsrow.value(sorted_b, threads=1)) / m:.2f}"])
     rep.say(f"**Peak extra memory** (tracemalloc, {m:,} random coins; the kernels allocate "
             "through PyMem_RawMalloc, which tracemalloc sees). Goal: value() on an int64 array at "
             "most one int64 (8 bytes) per coin, no copy of a contiguous int64/float64 input.")
@@ -433,7 +485,7 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
         g: list = []
         build_times.append(once(lambda: g.append(coinsrow.Game(rows=rows_, stacks=stacks_))))
         value_times.append(once(g[0].value))  # a fresh Game: nothing cached
-        row_times.append(once(lambda: coinsrow.value(coins)))
+        row_times.append(once(lambda: coinsrow.value(coins, threads=1)))
     tb, tg, tr = median(build_times), median(value_times), median(row_times)
     assert coinsrow.Game(rows=[coins]).value() == coinsrow.value(coins)
     rep.say(f"**Game.value() with {k:,} rows and {k:,} stacks of {per} coins** "
@@ -451,7 +503,8 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     # play() vs value() on 10^6 random coins.
     n = 10**6
     c = rng.integers(0, 10**9, n, dtype=np.int64)
-    t = compare({"value()": lambda: coinsrow.value(c), "play()": lambda: coinsrow.play(c)},
+    t = compare({"value()": lambda: coinsrow.value(c, threads=1),
+                 "play()": lambda: coinsrow.play(c, threads=1)},
                 5 if quick else 9)
     rep.say(f"**play() vs value() on {n:,} random int64 coins.** Goal: within 5x.")
     rep.say()
@@ -492,7 +545,7 @@ def scaling(rep: Report, plain: PlainC, quick: bool) -> dict[str, dict[int, floa
     sizes = [10**e for e in range(2, max_exp + 1)]
     # method: (function of (array, list), exponent of n in its cost)
     methods: dict[str, tuple[Callable[[np.ndarray, list], Any], float]] = {
-        "coinsrow.value()": (lambda a, l: coinsrow.value(a), 1.0),
+        "coinsrow.value()": (lambda a, l: coinsrow.value(a, threads=1), 1.0),
     }
     if plain.lib is not None:
         methods["plain C loop (-O2)"] = (lambda a, l: plain.value(a), 1.0)
@@ -506,7 +559,7 @@ def scaling(rep: Report, plain: PlainC, quick: bool) -> dict[str, dict[int, floa
     for n in sizes:
         a = rng.integers(0, 10**9, n, dtype=np.int64)
         as_list = a.tolist() if n <= 10**7 else None
-        expected = coinsrow.value(a)
+        expected = coinsrow.value(a, threads=1)
         for name, (fn, power) in methods.items():
             known = times[name]
             if known:
@@ -565,46 +618,126 @@ def scaling(rep: Report, plain: PlainC, quick: bool) -> dict[str, dict[int, floa
     return times
 
 
-def input_shapes(rep: Report, plain: PlainC, quick: bool) -> None:
+def wall_compare(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
+    """``compare`` in wall time (``time.perf_counter``): for calls on several threads, whose
+    CPU time is the sum of the threads'."""
+    for fn in methods.values():
+        fn()
+    times: dict[str, list[float]] = {name: [] for name in methods}
+    for _ in range(repeats):
+        for name, fn in methods.items():
+            gc.collect()
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return {name: median(ts) for name, ts in times.items()}
+
+
+def families(rep: Report, plain: PlainC, quick: bool) -> None:
+    """Every family of rows in one table: value() against the C loop, profits() and play()
+    against value(), float profits, two threads against one."""
     rng = np.random.default_rng(SEED + 2)
     n = 10**6 if quick else 10**7
-    rows = []
-    for kind in INPUT_KINDS:
-        a = make_input(kind, n, rng)
-        methods = {"value()": lambda: coinsrow.value(a)}
+    n_play = 10**6
+    repeats = 3 if quick else 5
+    rows, data = [], {}
+    for kind in FAMILIES:
+        a = make_input(kind, n, rng, plain)
+        want = coinsrow.value(a, threads=1)
+        methods: dict[str, Callable[[], Any]] = {}
         if plain.lib is not None:
-            methods["plain C"] = lambda: plain.value(a)
-            assert plain.value(a) == coinsrow.value(a)
-        methods["a.sum()"] = a.sum
-        t = compare(methods, 5 if quick else 7)
-        row = [kind, ns_per(t["value()"], n)]
+            methods["C"] = lambda: plain.value(a)
+            assert plain.value(a) == want, kind
+        methods["value"] = lambda: coinsrow.value(a, threads=1)
+        methods["profits"] = lambda: coinsrow.profits(a, threads=1)
+        assert coinsrow.value(a, threads=2) == want and coinsrow.profits(a, threads=1)[0] * 2 \
+            == int(a.sum()) + want, kind
+        t = compare(methods, repeats)
+        # play() against value() at 10^6 coins (the goal's size), in batches.
+        b = a[:n_play] if n > n_play else a
+        tp = compare_batches({"value": lambda: coinsrow.value(b, threads=1),
+                              "play": lambda: coinsrow.play(b, threads=1)}, repeats)
+        # Float rows: the same coins as float64 (value and each player's exact sum).
+        f = a.astype(np.float64) / 3
+        tf = compare({"value": lambda: coinsrow.value(f, threads=1),
+                      "profits": lambda: coinsrow.profits(f, threads=1)}, repeats)
+        # Two threads against one, in wall time.
+        tw = wall_compare({"1": lambda: coinsrow.value(a, threads=1),
+                           "2": lambda: coinsrow.value(a, threads=2)}, repeats)
+        row = [kind]
         if plain.lib is not None:
-            row.append(ns_per(t["plain C"], n))
-        row += [ns_per(t["a.sum()"], n), f"{t['value()'] / t['a.sum()']:.1f}x"]
-        if plain.lib is not None:
-            row.append(f"{t['value()'] / t['plain C']:.2f}x")
+            row += [ns_per(t["C"], n), ns_per(t["value"], n), f"{t['value'] / t['C']:.2f}x"]
+        else:
+            row += ["-", ns_per(t["value"], n), "-"]
+        row += [f"{t['profits'] / t['value']:.2f}x", f"{tp['play'] / tp['value']:.2f}x",
+                f"{tf['profits'] / tf['value']:.2f}x", f"{tw['2'] / tw['1']:.2f}x"]
         rows.append(row)
-    header = ["input", "value() ns/coin"]
-    if plain.lib is not None:
-        header.append("plain C ns/coin")
-    header += ["a.sum() ns/coin", "value() / a.sum()"]
-    if plain.lib is not None:
-        header.append("value() / plain C")
-    rep.say(f"## Input shapes, {n:,} int64 coins")
+        data[kind] = {"n": n, "cpu": t, "play_vs_value": tp, "float": tf, "wall": tw}
+        del a, b, f
+    rep.say(f"## Every family of rows, {n:,} int64 coins, one thread")
     rep.say()
-    rep.say("random: uniform in [0, 10^9); sorted: the same, sorted; alternating: 10^9 + "
-            "small, small, 10^9 + small, ...; all equal: every coin 7; many ties: uniform in "
-            "[0, 10).")
+    rep.say(FAMILY_NOTES)
     rep.say()
-    rep.table(header, rows)
-    rep.data["input_shapes"] = rows
+    rep.say(f"CPU time, median of {repeats} single calls, the methods taking turns; play() vs "
+            f"value() at {n_play:,} coins in batches; float: the same coins / 3 as float64; "
+            "the last column in wall time (2 threads: the row in parts reduced at once). "
+            "Goals: value() no slower than the plain C loop of the paper's pseudocode, "
+            "profits() at most 1.1x value(), play() at most 3x value().")
+    rep.say()
+    rep.table(["family", "C loop ns/coin", "value() ns/coin", "value / C",
+               "profits / value", "play / value", "float profits / float value",
+               "2 threads / 1 (wall)"], rows)
+    rep.data["families"] = data
+
+
+def threads_scaling(rep: Report, plain: PlainC, quick: bool) -> None:
+    """One long row on two threads, in wall time, against the single-thread C loop; the
+    machine's own two-thread speed-up (the C loop on two halves at once) as a calibration,
+    and the memory-read limit (a.sum())."""
+    rng = np.random.default_rng(SEED + 6)
+    n = 10**7 if quick else 10**8
+    repeats = 3 if quick else 5
+    rows, data = [], {}
+    for kind in ("random", "PE 477", "ascending"):
+        a = make_input(kind, n, rng, plain)
+        want = coinsrow.value(a, threads=1)
+        methods: dict[str, Callable[[], Any]] = {}
+        if plain.lib is not None:
+            methods["C"] = lambda: plain.value(a)
+            methods["C halves, 2 threads"] = lambda: plain.halves_on_two_threads(a)
+        methods["1 thread"] = lambda: coinsrow.value(a, threads=1)
+        methods["2 threads"] = lambda: coinsrow.value(a, threads=2)
+        methods["a.sum()"] = a.sum
+        for k in (2, 3):
+            assert coinsrow.value(a, threads=k) == want, kind
+        t = wall_compare(methods, repeats)
+        base = t.get("C", t["1 thread"])
+        rows.append([kind, fmt_time(base), f"{t['1 thread'] / base:.2f}x",
+                     f"{t['2 threads'] / base:.2f}x", f"{t['2 threads'] / t['1 thread']:.2f}x",
+                     (f"{t['C halves, 2 threads'] / t['C']:.2f}x" if "C" in t else "-"),
+                     f"{t['a.sum()'] / base:.3f}x"])
+        data[kind] = {"n": n, "wall": t}
+        del a
+    rep.say(f"## One row on two threads, {n:,} int64 coins (wall time)")
+    rep.say()
+    rep.say(f"Median of {repeats} calls, the methods taking turns. Goals: value() on 2 "
+            "threads at most 0.6x the single-thread C loop on random and PE 477 coins, 1.0x "
+            "on ascending coins. On a shared machine two threads get two cores only when "
+            "nothing else runs: the C loop run on the two halves at once on two threads shows "
+            "what this machine gave at that moment (0.5x with two free cores). "
+            f"Load average: {os.getloadavg() if hasattr(os, 'getloadavg') else '-'}.")
+    rep.say()
+    rep.table(["family", "C loop (1 thread)", "value(), 1 thread / C",
+               "value(), 2 threads / C", "2 threads / 1", "C halves on 2 threads / C",
+               "a.sum() / C"], rows)
+    rep.data["threads"] = data
 
 
 def components(rep: Report, quick: bool) -> None:
     rng = np.random.default_rng(SEED + 3)
     n = 10**5 if quick else 10**6
     coins = rng.integers(0, 10**9, n, dtype=np.int64)
-    t_row = adaptive(lambda: coinsrow.value(coins), budget=3.0)[0]
+    t_row = adaptive(lambda: coinsrow.value(coins, threads=1), budget=3.0)[0]
     rows = []
     k = 1
     while k <= n:
@@ -640,9 +773,9 @@ def play_vs_value(rep: Report, quick: bool) -> None:
     for e in range(3, 7 if quick else 8):
         n = 10**e
         a = rng.integers(0, 10**9, n, dtype=np.int64)
-        t = compare_batches({"value": lambda: coinsrow.value(a),
-                             "play": lambda: coinsrow.play(a),
-                             "profits": lambda: coinsrow.profits(a)}, 5)
+        t = compare_batches({"value": lambda: coinsrow.value(a, threads=1),
+                             "play": lambda: coinsrow.play(a, threads=1),
+                             "profits": lambda: coinsrow.profits(a, threads=1)}, 5)
         rows.append([f"10^{e}", fmt_time(t["value"]), fmt_time(t["profits"]),
                      fmt_time(t["play"]), f"{t['play'] / t['value']:.2f}x"])
     rep.say("## play() vs value() (random int64 coins)")
@@ -720,7 +853,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default benchmarks/results[/quick])")
     parser.add_argument("--only", default="",
-                        help="comma-separated sections: goals,scaling,shapes,components,play,"
+                        help="comma-separated sections: goals,scaling,families,threads,"
+                             "components,play,"
                              "cooperative (default: all)")
     args = parser.parse_args(argv)
     out = args.out or (HERE / "results" / "quick" if args.quick else HERE / "results")
@@ -737,7 +871,8 @@ def main(argv: list[str] | None = None) -> int:
     rep.say("Every figure below comes from this one run, in one process "
             f"(`python benchmarks/run.py{' --quick' if args.quick else ''}`). Times are CPU "
             "times of the process (user + system), so that other jobs on a shared machine do not "
-            "inflate them; all methods are single-threaded.")
+            "inflate them, of calls on one thread; calls on two threads are timed in wall time, "
+            "as said where they are.")
     rep.say()
     for key, val in info.items():
         rep.say(f"- {key}: {val}")
@@ -755,8 +890,10 @@ def main(argv: list[str] | None = None) -> int:
         goals(rep, plain, args.quick)
     if wanted("scaling"):
         times = scaling(rep, plain, args.quick)
-    if wanted("shapes"):
-        input_shapes(rep, plain, args.quick)
+    if wanted("families") or wanted("shapes"):
+        families(rep, plain, args.quick)
+    if wanted("threads"):
+        threads_scaling(rep, plain, args.quick)
     if wanted("components"):
         components(rep, args.quick)
     if wanted("play"):

@@ -746,25 +746,49 @@ cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev
     flat step. int64: adds each coin c[i], p <= i < q, to ``sums.even`` or ``sums.odd`` by
     the parity of i.
 
-    Two coins a step, two compares and two checked additions: about as fast as reading
-    the coins.
+    Two coins a step: a rising (or flat) pair, or a falling pair after a descent, goes on
+    after two compares (branches that a long monotone stretch makes predictable) and two
+    additions (whose overflow tests are branches never taken): about as fast as reading
+    the coins. Anything else is looked at coin by coin.
     """
     cdef int64_t here = 0, there = 0   # coins at p's parity, at the other one (pair loop)
     cdef int64_t parity = p & 1
     cdef coin_t x0, x1
-    cdef bint d0, d1, ovf = False
-    while p + 1 < stop:
+    cdef bint ovf = False
+    while True:
+        while p + 1 < stop:
+            x0 = c[p]
+            x1 = c[p + 1]
+            if prev <= x0:
+                if x0 > x1:
+                    break  # a Fusion at p + 1
+                down = False
+            elif down and x0 > x1:
+                pass       # still falling
+            else:
+                break      # a Fusion at p (a descent after a rise), or a turn up at p + 1
+            if coin_t is int64_t:
+                if coinsrow_unlikely(add_checked(here, x0, &here)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(there, x1, &there)):
+                    ovf = True
+            prev = x1
+            p += 2
+        # One coin (a turn, or the last coin): then the pairs again.
+        if p >= stop:
+            break
         x0 = c[p]
-        x1 = c[p + 1]
-        d0 = prev > x0
-        d1 = x0 > x1
-        if (d0 > down) | (d1 > d0):
-            break  # a Fusion at p or at p + 1
+        if (prev > x0) > down:
+            break  # a Fusion at p
+        down = prev > x0
+        prev = x0
         if coin_t is int64_t:
-            ovf |= add_checked(here, x0, &here) | add_checked(there, x1, &there)
-        down = d1
-        prev = x1
-        p += 2
+            if coinsrow_unlikely(add_checked(here, x0, &here)):
+                ovf = True
+        p += 1
+        # The pair loop's parities flip: ``here`` is now the other parity's sum.
+        here, there = there, here
+        parity ^= 1
     if coin_t is int64_t:
         if parity:
             ovf |= add_checked(sums.even, there, &sums.even)
@@ -772,20 +796,6 @@ cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev
         else:
             ovf |= add_checked(sums.even, here, &sums.even)
             ovf |= add_checked(sums.odd, there, &sums.odd)
-    while p < stop:
-        x0 = c[p]
-        d0 = prev > x0
-        if d0 > down:
-            break
-        if coin_t is int64_t:
-            if p & 1:
-                ovf |= add_checked(sums.odd, x0, &sums.odd)
-            else:
-                ovf |= add_checked(sums.even, x0, &sums.even)
-        down = d0
-        prev = x0
-        p += 1
-    if coin_t is int64_t:
         sums.overflow |= ovf
     return p
 
@@ -1257,7 +1267,10 @@ cdef int64_t _alternating(const int64_t *a, int64_t lo, int64_t hi, bint *overfl
         odd = a[i]
         i += 1
     while i + 1 < hi:
-        ovf |= add_checked(even, a[i], &even) | add_checked(odd, a[i + 1], &odd)
+        if coinsrow_unlikely(add_checked(even, a[i], &even)):
+            ovf = True
+        if coinsrow_unlikely(add_checked(odd, a[i + 1], &odd)):
+            ovf = True
         i += 2
     if i < hi:
         ovf |= add_checked(even, a[i], &even)
@@ -1292,6 +1305,181 @@ cdef inline bint _add_signed(int64_t *total, int64_t x, bint negative) noexcept 
     return add_checked(total[0], x, total)
 
 
+cdef enum:
+    # Merges of the value's Greedy phase step this many chains at once (below _MERGE_SPLIT
+    # entries, one): the steps of one chain wait on each other's loads, four do not.
+    _MERGE_CHAINS = 4
+    _MERGE_SPLIT = 4096
+
+
+cdef inline int64_t _merge_split(const int64_t *left, int64_t n_left, const int64_t *right,
+                                 int64_t n_right, int64_t rank) noexcept nogil:
+    """How many of the first ``rank`` entries of the merge of the non-increasing runs
+    left[0:n_left] and right[0], right[-1], ..., right[-(n_right - 1)] (left first on ties)
+    come from ``left`` (merge path: a binary search)."""
+    cdef int64_t lo = rank - n_right if rank > n_right else 0
+    cdef int64_t hi = rank if rank < n_left else n_left, a
+    while lo < hi:
+        a = (lo + hi) >> 1
+        if left[a] >= right[-(rank - a - 1)]:
+            lo = a + 1
+        else:
+            hi = a
+    return lo
+
+
+cdef int64_t _merge_value(const int64_t *left, int64_t n_left, const int64_t *right,
+                          int64_t n_right, bint *overflow) noexcept nogil:
+    """The sum of the merge of two non-increasing runs (see ``_merge_split``), entries with
+    alternating signs, the first added. The merge is cut into _MERGE_CHAINS chains at even
+    ranks (merge path) and the chains step together without branches; once a side of a
+    chain is used up, the rest of that chain is one run (an alternating sum)."""
+    cdef int64_t total = n_left + n_right, steps, k, c, t = 0
+    cdef int64_t a[_MERGE_CHAINS]
+    cdef int64_t b[_MERGE_CHAINS]
+    cdef int64_t a_end[_MERGE_CHAINS]
+    cdef int64_t b_end[_MERGE_CHAINS]
+    cdef int64_t rank, x, y, plus = 0, minus = 0, part, take
+    cdef const int64_t *pa0
+    cdef const int64_t *pa1
+    cdef const int64_t *pa2
+    cdef const int64_t *pa3
+    cdef const int64_t *pb0
+    cdef const int64_t *pb1
+    cdef const int64_t *pb2
+    cdef const int64_t *pb3
+    cdef int chains = _MERGE_CHAINS if total >= _MERGE_SPLIT else 1
+    cdef bint ovf = False
+    for c in range(chains):
+        rank = (total * c // chains) & ~1
+        a[c] = _merge_split(left, n_left, right, n_right, rank)
+        b[c] = rank - a[c]
+    for c in range(chains):
+        a_end[c] = a[c + 1] if c + 1 < chains else n_left
+        b_end[c] = b[c + 1] if c + 1 < chains else n_right
+    # All chains at once, ``steps`` at a time: none can use up a side within them. (The
+    # chains are pointers in scalars, which stay in registers: one step of each, again.)
+    if chains == _MERGE_CHAINS:
+        pa0, pa1, pa2, pa3 = left + a[0], left + a[1], left + a[2], left + a[3]
+        pb0, pb1, pb2, pb3 = right - b[0], right - b[1], right - b[2], right - b[3]
+        while True:
+            steps = min(a_end[0] - (pa0 - left), b_end[0] - (right - pb0),
+                        a_end[1] - (pa1 - left), b_end[1] - (right - pb1),
+                        a_end[2] - (pa2 - left), b_end[2] - (right - pb2),
+                        a_end[3] - (pa3 - left), b_end[3] - (right - pb3))
+            if steps == 0:
+                break
+            for k in range(steps):
+                # All chains are at rank parity t + k: added at even ranks, else subtracted.
+                if ((t + k) & 1) == 0:
+                    x = pa0[0]
+                    y = pb0[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa0 += take
+                    pb0 += take - 1
+                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                        ovf = True
+                    x = pa1[0]
+                    y = pb1[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa1 += take
+                    pb1 += take - 1
+                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                        ovf = True
+                    x = pa2[0]
+                    y = pb2[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa2 += take
+                    pb2 += take - 1
+                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                        ovf = True
+                    x = pa3[0]
+                    y = pb3[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa3 += take
+                    pb3 += take - 1
+                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                        ovf = True
+                else:
+                    x = pa0[0]
+                    y = pb0[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa0 += take
+                    pb0 += take - 1
+                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                        ovf = True
+                    x = pa1[0]
+                    y = pb1[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa1 += take
+                    pb1 += take - 1
+                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                        ovf = True
+                    x = pa2[0]
+                    y = pb2[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa2 += take
+                    pb2 += take - 1
+                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                        ovf = True
+                    x = pa3[0]
+                    y = pb3[0]
+                    take = x >= y
+                    x = x if take else y
+                    pa3 += take
+                    pb3 += take - 1
+                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                        ovf = True
+            t += steps
+        a[0], a[1], a[2], a[3] = pa0 - left, pa1 - left, pa2 - left, pa3 - left
+        b[0], b[1], b[2], b[3] = right - pb0, right - pb1, right - pb2, right - pb3
+    # Each chain's end on its own; its entries are at ranks of the parity of t and up.
+    for c in range(chains):
+        k = t
+        while a[c] < a_end[c] and b[c] < b_end[c]:
+            x = left[a[c]]
+            y = right[-b[c]]
+            take = x >= y
+            x = x if take else y
+            a[c] += take
+            b[c] += 1 - take
+            if k & 1:
+                ovf |= add_checked(minus, x, &minus)
+            else:
+                ovf |= add_checked(plus, x, &plus)
+            k += 1
+        if a[c] < a_end[c]:
+            part = _alternating(left, a[c], a_end[c], &ovf)
+            ovf |= _add_signed(&plus, part, ((k + a[c]) & 1) != 0)
+        elif b[c] < b_end[c]:
+            # right[-i] for i in [b, b_end): the alternating sum over i, sign by rank.
+            part = _alternating(right - (b_end[c] - 1), 0, b_end[c] - b[c], &ovf)
+            ovf |= _add_signed(&plus, part, ((k + b_end[c] - 1 - b[c]) & 1) != 0)
+    ovf |= sub_checked(plus, minus, &part)
+    overflow[0] |= ovf
+    return part
+
+
+cdef void _copy_entries(const int64_t *coins, const int64_t *values, RowStack *st,
+                        int64_t lo, int64_t hi, int64_t *out) noexcept nogil:
+    """Entries lo .. hi - 1 to out[0:hi - lo], a piece at a time (runs placed)."""
+    cdef int64_t e = lo, limit, offset
+    cdef const int64_t *p
+    while e < hi:
+        p = _piece_up(coins, values, st, e, &limit, &offset)
+        if limit > hi:
+            limit = hi
+        memcpy(out + e - lo, p + (e - offset), (limit - e) * sizeof(int64_t))
+        e = limit
+
+
 cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStack *st,
                             bint whole_known, int64_t whole, bint *overflow) noexcept nogil:
     """The value of the reduced int64 row ``st``: the sum of its entries in Greedy order
@@ -1306,6 +1494,8 @@ cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStac
     cdef int64_t a_limit = 0, a_offset = 0, b_floor = 0, b_offset = 0
     cdef const int64_t *ap = NULL
     cdef const int64_t *bp = NULL
+    cdef const int64_t *merged
+    cdef int64_t *copy
     cdef int r = 0
     cdef bint ovf = False, left
     if m == 0:
@@ -1317,6 +1507,26 @@ cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStac
     if j > 0 and b > q:
         ap = _piece_up(coins, values, st, a, &a_limit, &a_offset)
         bp = _piece_down(coins, values, st, b, &b_floor, &b_offset)
+        merged = NULL
+        if a_limit >= j and b_floor <= q + 1:
+            # L and R each lie in one piece: the chained merge, then E.
+            value = _merge_value(ap - a_offset, j, bp + (b - b_offset), b - q, &ovf)
+            merged = ap
+        elif j + b - q >= _MERGE_SPLIT:
+            # In pieces, and long: copied to one array first (a memcpy a piece).
+            copy = <int64_t *> malloc((j + b - q) * sizeof(int64_t))
+            if copy != NULL:
+                _copy_entries(coins, values, st, 0, j, copy)
+                _copy_entries(coins, values, st, q + 1, m, copy + j)
+                value = _merge_value(copy, j, copy + j + (b - q - 1), b - q, &ovf)
+                free(copy)
+                merged = coins
+        if merged != NULL:
+            if (q - j + 1) & 1:
+                ovf |= _add_signed(&value, _stack_entry(coins, values, st, j),
+                                   ((j + b - q) & 1) != 0)
+            overflow[0] |= ovf
+            return value
     # Two entries a turn: the first added, the second subtracted.
     while a < j and b > q:
         if a >= a_limit:
@@ -2338,6 +2548,11 @@ def check_finite(const coin_t[::1] coins):
 # are exact; on Python floats they round as the loops above do (same operations, same order),
 # and report OVERFLOW where those would.
 
+cdef enum:
+    # Coins between two looks at Ctrl-C in the twins' loops (they hold the GIL).
+    _EXACT_SIGNAL_STEP = 1 << 16
+
+
 def check_finite_exact(list coins):
     """``check_finite`` on Python numbers."""
     cdef Py_ssize_t p
@@ -2373,6 +2588,8 @@ cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_
         values = []
         segments = []
         for p in range(start, stop):
+            if (p - start) % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
+                PyErr_CheckSignals()
             v = coins[p]
             seg = p
             top = len(values)
@@ -2408,7 +2625,7 @@ cdef object _greedy_exact(list reduced, Py_ssize_t n_rows, object total, list pl
     moves to ``play`` if it is not None."""
     cdef list heap = [], values, segments, comp
     cdef Py_ssize_t c, k = len(reduced)
-    cdef int64_t left, right, e, seg_lo, seg_hi, p
+    cdef int64_t left, right, e, seg_lo, seg_hi, p, taken = 0
     cdef bint plus = True, from_left, is_stack
     cdef int end_code
     for c in range(k):
@@ -2420,6 +2637,9 @@ cdef object _greedy_exact(list reduced, Py_ssize_t n_rows, object total, list pl
             heap.append((-_head_exact(values, left, right, c >= n_rows), c))
     heapq.heapify(heap)
     while heap:
+        taken += 1
+        if taken % _EXACT_SIGNAL_STEP == 0:
+            PyErr_CheckSignals()
         c = heapq.heappop(heap)[1]
         comp = reduced[c]
         values = comp[0]
@@ -2460,7 +2680,7 @@ cdef object _greedy_exact(list reduced, Py_ssize_t n_rows, object total, list pl
 
 cdef object _value_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                          Py_ssize_t n_rows):
-    cdef Py_ssize_t k = starts.shape[0]
+    cdef Py_ssize_t k = starts.shape[0], steps = 0
     cdef list values, entries, taken
     cdef int64_t left, right
     cdef int player = 0
@@ -2471,6 +2691,9 @@ cdef object _value_exact(list coins, const int64_t[::1] starts, const int64_t[::
         values, left, right = reduced[0][0], reduced[0][2], reduced[0][3]
         taken = [0, 0]
         while left <= right:
+            steps += 1
+            if steps % _EXACT_SIGNAL_STEP == 0:
+                PyErr_CheckSignals()
             x = values[left]
             y = values[right]
             if x >= y:
@@ -2488,6 +2711,9 @@ cdef object _value_exact(list coins, const int64_t[::1] starts, const int64_t[::
             entries.extend(comp[0][comp[2]:comp[3] + 1])
         entries.sort(reverse=True)
         for x in entries:
+            steps += 1
+            if steps % _EXACT_SIGNAL_STEP == 0:
+                PyErr_CheckSignals()
             total = total + x if player == 0 else total - x
             player ^= 1
     return total + fruitless
@@ -2587,11 +2813,6 @@ cdef object _first_coin(list coins, const int64_t[::1] starts, const int64_t[::1
 
 
 # -- the one-row twins ------------------------------------------------------------------------
-
-cdef enum:
-    # Coins between two looks at Ctrl-C in the twins' loops (they hold the GIL).
-    _EXACT_SIGNAL_STEP = 1 << 16
-
 
 cdef void _push_exact(list coins, Py_ssize_t lo, Py_ssize_t hi, list values,
                       list segments) except *:

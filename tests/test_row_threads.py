@@ -324,16 +324,24 @@ def test_a_signal_stops_a_long_machine_row(threads):
     def handler(signum, frame):
         raise _Stop
 
+    # The handler may also run between two calls (in Python code): a kernel that never
+    # looked at signals would be stopped only there, so one stop inside it in a few tries
+    # is what this asks.
+    inside = []
     previous = signal.signal(signal.SIGALRM, handler)
     try:
-        signal.setitimer(signal.ITIMER_REAL, 0.05)
-        with pytest.raises(_Stop) as caught:
-            for _ in range(100):  # (each call is a fraction of a second)
-                play(row, threads=threads)
+        for _ in range(5):
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            with pytest.raises(_Stop) as caught:
+                for _ in range(100):  # (each call is a fraction of a second)
+                    play(row, threads=threads)
+            inside.append(_raised_inside_the_kernel(caught.value))
+            if inside[-1]:
+                break
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    assert _raised_inside_the_kernel(caught.value)
+    assert any(inside), inside
     assert value(row[:6], threads=threads) == dp_value(list(row[:6]))
 
 
