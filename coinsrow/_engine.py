@@ -8,6 +8,12 @@ blocks: the value is read at the tree's root in O(1), the best move is the large
 increasing end of its reduced form, a prefix of one fixed path of the static forest, which
 only shrinks as the top is taken. A whole game of n coins against any opponent costs
 O(n log n) time and O(n) memory.
+
+A game with a forest (docs/forests.md; ``ForestWindows`` in ``_forest.pxi``) keeps its rows
+in the same window structure and treats the stacks as paths of the forest: the blocks of
+every subtree are computed once, bottom-up, and stay valid as long as the subtree is whole
+(a move only ever takes a root), so the blocks released at the roots join the rows' blocks
+in the one tree; taking a root puts back the blocks it had absorbed, each once in a game.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ._dispatch import Answer, Number, Structure, run
+from ._forest import LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve
 
@@ -32,26 +39,35 @@ def _new_move(fields: tuple,
 class Engine:
     """A mutable position for live play against any opponent.
 
-    ``Engine(game)`` takes a row (any accepted sequence or buffer) or a ``Game``.
+    ``Engine(game)`` takes a row (any accepted sequence or buffer) or a ``Game``, forests
+    included.
 
     - ``value()``: the advantage of the player to move, O(1).
-    - ``best_move()``: an optimal ``Move``, by the library's one tie rule (the move
-      ``Game.best_move()`` makes in the same position): the largest block of the reduced
-      forms (ties: the lowest row or stack), from the end of its row where it lies (ties:
-      left) or the top of its stack; when only stacks' Fruitless tails are left, the top of
-      the first stack. O(1) for one row, O(log n) otherwise.
+    - ``best_move()``: an optimal ``Move``, by the library's one tie rule: always the move
+      ``Game.best_move()`` makes in the same position. Without a forest: the largest block
+      of the reduced forms (ties: the lowest row or stack), from the end of its row where it
+      lies (ties: left) or the top of its stack; when only stacks' Fruitless tails are left,
+      the top of the first stack. With a forest (docs/forests.md): the largest of the rows'
+      blocks and of the blocks released at the roots of the stacks and trees (ties: rows
+      first, the lowest row, the left end; then the stacks in order, then the nodes by
+      index); when no block is released any more, the first stack's top, else the root with
+      the lowest index. O(1) for one row, O(log n) otherwise.
     - ``take(move)``: play any legal move, by either side: a ``Move`` (as from ``moves()``,
-      ``best_move()`` or ``game.moves()``), or ``"left"`` / ``"right"`` for a one-row game.
-      Returns the ``Move`` played.
+      ``best_move()`` or ``game.moves()``; a forest's is ``Move("tree", node, "root", node,
+      coin)``), or ``"left"`` / ``"right"`` for a one-row game. Returns the ``Move`` played.
     - ``game``: the current position as an immutable ``Game``; ``len(engine)``: coins left.
 
-    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins in
-    rows and stacks costs O(n log n) time and O(n) memory whatever the opponent does (at most
-    two tree updates per move of a row; a stack's Fruitless tail adds O(1) amortised).
+    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins costs
+    O(n log n) time and O(n) memory whatever the opponent does, on the optimal line or off
+    it (at most two tree updates per move of a row; a stack's Fruitless tail adds O(1)
+    amortised). With a forest, taking a node costs O((1 + b) log n) for the b blocks it had
+    absorbed, which go back into the tree: each block once in a game, so the whole game is
+    still O(n log n) against any opponent, and nothing is ever solved again.
     int64 and float64 coins use compiled loops; int64 coins whose alternating prefix sums
-    would pass 2^59 in magnitude, big ints, ``Fraction`` and ``Decimal`` use the exact twin
-    of the structure on Python numbers (same bounds, a constant factor slower); so do floats
-    whose magnitudes sum past 1e300, as Fractions, the answers rounded once.
+    (with a forest: whose magnitudes add up) pass 2^59, big ints, ``Fraction`` and
+    ``Decimal`` use the exact twin of the structure on Python numbers (same bounds, a
+    constant factor slower); so do floats whose magnitudes sum past 1e300, as Fractions,
+    the answers rounded once.
 
     >>> e = Engine([1, 2, 1000, 3, 4, 900])
     >>> e.value(), e.best_move().end
@@ -60,18 +76,20 @@ class Engine:
     (900, -992)
     >>> e.take("left").coin, e.best_move()
     (1, Move(kind='row', index=0, end='right', position=4, coin=4))
+    >>> t = Engine(Game(stacks=[[2, 9]], forest=([5, 1, 7], [-1, 0, 0])))
+    >>> t.value(), t.best_move()
+    (6, Move(kind='tree', index=0, end='root', position=0, coin=5))
+    >>> t.take(Move("stack", 0, "top", 0, 2)).coin, t.value(), t.best_move().coin
+    (2, 10, 9)
     """
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
-                 "_one_row", "_n_rows", "_bases", "_data")
+                 "_one_row", "_n_rows", "_bases", "_data", "_forest")
 
     def __init__(self, game: Any) -> None:
         if not isinstance(game, Game):
             game = Game(rows=[game])
         position = where(game)
-        if position.forest is not None and position.forest.left:
-            raise ValueError("Engine holds rows and stacks only; play a Game with a forest "
-                             "through Game.best_move()/take()")
         coins = position.coins
         self._coins = coins
         self._starts = array("q", position.starts)
@@ -80,10 +98,18 @@ class Engine:
         self._n_rows = n_rows
         self._bases = coins.bases
         self._data = coins.objects() if not isinstance(coins.data, memoryview) else coins.data
-        self._one_row = n_rows == 1 and len(self._starts) == 1
+        self._one_row = n_rows == 1 and len(self._starts) == 1 and position.forest is None
         self._left = len(game)
-        self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
-                                         n_rows, answer=Answer.STRUCTURE)
+        self._forest: LiveForest | None = None
+        if position.forest is None:
+            self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
+                                             n_rows, answer=Answer.STRUCTURE)
+        else:
+            forest = position.forest
+            self._forest = LiveForest(forest)
+            self._structure = run(coins, "ForestWindows", self._starts, self._stops, n_rows,
+                                  forest.base, forest.parents, forest.removed(),
+                                  answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
 
     # -- reading the position ---------------------------------------------------------------
@@ -92,12 +118,14 @@ class Engine:
         return self._left
 
     def _where(self) -> Position:
-        return Position(self._coins, self._starts, self._stops)
+        return Position(self._coins, self._starts, self._stops, self._forest)
 
     @property
     def game(self) -> Game:
-        """The current position as an immutable ``Game`` (O(k) for k rows and stacks)."""
-        return game_at(self._where())
+        """The current position as an immutable ``Game`` (O(k) for k rows and stacks; O(n)
+        with a forest)."""
+        forest = None if self._forest is None else self._forest.state()
+        return game_at(Position(self._coins, self._starts, self._stops, forest))
 
     def value(self) -> Number:
         """Own total minus the opponent's for the player to move, both playing optimally.
@@ -110,9 +138,9 @@ class Engine:
         return self._structure.number(self._windows.value())
 
     def best_move(self) -> Move:
-        """An optimal move: the largest end block (ties: lowest row, then left).
+        """An optimal move, by the one tie rule (the move ``Game.best_move()`` makes here).
 
-        O(1) for one row, O(log n) for several. ``ValueError`` when no coin is left.
+        O(1) for one row, O(log n) otherwise. ``ValueError`` when no coin is left.
 
         >>> Engine([1, 2, 1000, 3, 4, 900]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
@@ -123,18 +151,23 @@ class Engine:
         if c < self._n_rows:
             return _new_move(("row", c, "left" if from_left else "right",
                               flat - self._bases[c], self._data[flat]))
-        return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
-                          self._data[flat]))
+        if c < len(self._starts):
+            return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
+                              self._data[flat]))
+        node = flat - cast(LiveForest, self._forest).base
+        return _new_move(("tree", node, "root", node, self._data[flat]))
 
     def moves(self) -> list[Move]:
-        """The legal moves: both ends of every non-empty row, the top of every stack."""
+        """The legal moves: both ends of every non-empty row, the top of every stack, every
+        root of the forest (O(n) with a forest)."""
         return moves(self._where())
 
     def take(self, move: Move | str | Sequence[Any]) -> Move:
         """Play ``move`` (any legal move, by either side) and return it as a ``Move``.
 
         ``move`` is a ``Move`` or ``"left"`` / ``"right"`` (one-row games). ``ValueError`` if it
-        is not legal here; the position is then unchanged. O(log n) amortised.
+        is not legal here; the position is then unchanged. O(log n) amortised (a forest's
+        node: O((1 + b) log n), see the class).
 
         >>> e = Engine([5, 1, 3])
         >>> e.take("right")
@@ -154,10 +187,17 @@ class Engine:
                         self._pop(c, end == "left")
                         return move
         try:
-            component, _, end_code, played = resolve(move, self._where())
+            component, flat, _, played = resolve(move, self._where())
         except MoveError as error:
             raise ValueError(str(error)) from None
-        self._pop(component, played.end != "right")
+        if component == len(self._starts):
+            forest = cast(LiveForest, self._forest)
+            node = flat - forest.base
+            self._windows.take_node(node)
+            forest.take(node)
+            self._left -= 1
+        else:
+            self._pop(component, played.end != "right")
         return played
 
     def _pop(self, c: int, from_left: bool) -> None:
@@ -171,4 +211,3 @@ class Engine:
 
     def __repr__(self) -> str:
         return f"Engine({self.game!r})"
-

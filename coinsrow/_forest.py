@@ -22,7 +22,7 @@ from . import _core
 from ._coins import Column, column, describe
 from ._dispatch import Coins
 
-__all__ = ["ForestState", "parse_forest"]
+__all__ = ["ForestState", "LiveForest", "parse_forest"]
 
 
 def _parents_array(parents: Any, n: int) -> array:
@@ -202,3 +202,44 @@ class ForestState:
             for i in kept
         )
         return values, new_parents
+
+
+class LiveForest:
+    """The forest part of a live position (an ``Engine``'s): the nodes gone, updated in place.
+
+    It answers what the move protocol asks of a position's forest (``size``, ``base``,
+    ``parents``, ``removed()``, ``is_root(node)``, ``roots()``) in O(1), except ``roots()``
+    (O(n)); ``state()`` is an immutable ``ForestState`` of it, O(n).
+    """
+
+    __slots__ = ("base", "parents", "size", "component", "left", "_mask")
+
+    def __init__(self, state: ForestState) -> None:
+        self.base = state.base
+        self.parents = state.parents
+        self.size = state.size
+        self.component = state.component
+        self.left = state.left
+        self._mask = bytearray(state.removed())
+
+    def removed(self) -> bytearray:
+        """``removed()[i]`` is 1 when node i is gone (the live mask itself: read it only)."""
+        return self._mask
+
+    def is_root(self, node: int) -> bool:
+        parent = self.parents[node]
+        return not self._mask[node] and (parent < 0 or bool(self._mask[parent]))
+
+    def roots(self) -> list[int]:
+        mask, parents = self._mask, self.parents
+        return [i for i in range(self.size)
+                if not mask[i] and (parents[i] < 0 or mask[parents[i]])]
+
+    def take(self, node: int) -> None:
+        """Node ``node`` (a root: the move protocol checked it) is taken. O(1)."""
+        self._mask[node] = 1
+        self.left -= 1
+
+    def state(self) -> ForestState:
+        return ForestState(self.base, self.parents, self.component, bytes(self._mask),
+                           self.left)

@@ -436,9 +436,10 @@ def where(game: Game) -> Position:
 
 
 def game_at(position: Position) -> Game:
-    """A ``Game`` of a position of rows and stacks (sharing its storage): O(k)."""
+    """A ``Game`` of a position (sharing its storage): O(k); its forest part, if any, is a
+    ``ForestState``."""
     return Game._position(position.coins, array("q", position.starts),
-                          array("q", position.stops), None, 0)
+                          array("q", position.stops), None, 0, position.forest)
 
 
 __all__ += ["game_at", "row_coins", "where"]

@@ -443,9 +443,3 @@ def test_huge_floats_are_solved_exactly_then_rounded():
 )
 def test_engine_rows_and_stacks_hypothesis(rows, stacks, rng):
     _play_game_against_brute(rows, stacks, rng, "random")
-
-
-def test_engine_refuses_a_game_with_a_forest():
-    game = Game(rows=[[1, 2]], forest=([5, 1], [-1, 0]))
-    with pytest.raises(ValueError, match="forest"):
-        Engine(game)
