@@ -205,13 +205,13 @@ def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
 
 def forest_value(
     coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
-    removed: Buffer,
+    removed: Buffer, wide: bool = False,
 ) -> tuple[Status, Any]:
     """``(status, value or bad index)`` of rows, stacks and a forest together."""
 
 def forest_value_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
-    removed: Buffer,
+    removed: Buffer, wide: bool = False,
 ) -> tuple[Status, Any]:
     """``forest_value`` on Python numbers."""
 

@@ -247,7 +247,7 @@ cdef inline uint64_t _load_key(const coin_t *a, int64_t i) noexcept nogil:
     return key
 
 
-cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) noexcept nogil:
+cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
     """Sort a[0:m] in ascending order; ``spare`` has room for m keys. O(m).
 
     A short run by insertion; otherwise an LSD radix sort on bytes of order-preserving
@@ -292,6 +292,8 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) noexcept nogil:
         shift = 8 * d
         if counts[d][(source[0] >> shift) & 255] == m:
             continue  # every key has this byte
+        if m > _FOREST_SIGNALS:
+            _forest_signals(0)
         offset = 0
         for b in range(256):
             count = counts[d][b]
@@ -396,6 +398,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
         if N == NULL or kids == NULL:
             return NO_MEMORY
         for j in range(n):
+            _forest_signals(j)
             kids[j] = -1
             if removed[j]:
                 any_removed = True
@@ -410,6 +413,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
             for j in range(n):
                 N[j].child = 0
             for j in range(n):
+                _forest_signals(j)
                 if not removed[j] and parents[j] >= 0 and not removed[parents[j]]:
                     N[parents[j]].child += 1
             for j in range(n):
@@ -535,6 +539,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
             kids[0] = roots
             r = 1
         while r > 0:
+            _forest_signals(m)
             r -= 1
             x = kids[r]
             keys[m] = _node_key(N, x, &d)
@@ -840,8 +845,9 @@ cdef int64_t _forest_not_finite(const double[::1] coins, const int64_t[::1] star
 cdef int _forest_value_into(const coin_t[::1] coins, const int64_t[::1] starts,
                             const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
                             const int64_t[::1] parents, const uint8_t[::1] removed,
-                            coin_t *value, int64_t *bad_index) except -1 nogil:
+                            coin_t *value, int64_t *bad_index, bint wide) except -1 nogil:
     """The value of rows, stacks and a forest: OK, OVERFLOW, NOT_FINITE or NO_MEMORY.
+    ``wide``: the forest through ``_forest_released_wide`` whatever its size (for tests).
 
     Rows and stacks: Fusion and Fruitless (``_reduce_all_into``); the forest: bottom-up
     block merging (``_forest_released``); then every remaining entry and released block,
@@ -883,7 +889,7 @@ cdef int _forest_value_into(const coin_t[::1] coins, const int64_t[::1] starts,
                 m += 1
         free(values - 2)
         values = NULL
-        if nf < _FOREST_WIDE:
+        if nf < _FOREST_WIDE and not wide:
             status = _forest_released(coins, fbase, parents, removed, keys, &m, &frozen,
                                       &ovf)
         else:
@@ -1139,13 +1145,14 @@ cdef int _forest_arguments(int64_t coins_length, const int64_t[::1] starts,
 
 def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
                  Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                 const uint8_t[::1] removed):
+                 const uint8_t[::1] removed, bint wide=False):
     """Value of rows, stacks and a forest together: ``(status, value or bad flat index)``.
 
     The forest's node i is ``coins[fbase + i]``, its parent ``parents[i]`` (-1: a root);
     nodes with ``removed[i]`` are gone (a node whose parent is gone is a root). ``parents``
     must pass ``forest_check``. O(n log n) time (O(n) for paths and stars), O(n) memory;
-    signals (Ctrl-C) are looked at every 65,536 steps.
+    signals (Ctrl-C) are looked at every 65,536 steps. ``wide`` takes the path of forests
+    of 2^31 nodes or more whatever the size (the tests' way to reach it).
     """
     cdef coin_t total = 0
     cdef int64_t bad_index = -1
@@ -1153,7 +1160,7 @@ def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64
     _forest_arguments(coins.shape[0], starts, stops, n_rows, fbase, parents, removed)
     with nogil:
         status = _forest_value_into(coins, starts, stops, n_rows, fbase, parents, removed,
-                                    &total, &bad_index)
+                                    &total, &bad_index, wide)
     if status == NO_MEMORY:
         raise MemoryError()
     if status == NOT_FINITE:
@@ -1213,7 +1220,7 @@ def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         with nogil:
             if coin_t is int64_t:
                 status = _forest_value_into(coins, starts, stops, n_rows, fbase, parents,
-                                            removed, &value, &bad_index)
+                                            removed, &value, &bad_index, False)
                 for c in range(starts.shape[0]):
                     for p in range(starts[c], stops[c]):
                         ovf |= add_checked(total, coins[p], &total)
@@ -1751,6 +1758,8 @@ cdef list _forest_parents_exact(const int64_t[::1] parents, const uint8_t[::1] r
     cdef int64_t i, q
     cdef list par = []
     for i in range(parents.shape[0]):
+        if (i & _FOREST_SIGNALS) == 0:
+            PyErr_CheckSignals()
         if removed[i]:
             par.append(-2)
         else:
@@ -1761,7 +1770,8 @@ cdef list _forest_parents_exact(const int64_t[::1] parents, const uint8_t[::1] r
 
 cdef object _forest_value_exact(list coins, const int64_t[::1] starts,
                                 const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
-                                const int64_t[::1] parents, const uint8_t[::1] removed):
+                                const int64_t[::1] parents, const uint8_t[::1] removed,
+                                bint wide):
     """``_forest_value_into`` on Python numbers."""
     cdef list keys = [], par
     cdef int64_t live
@@ -1772,7 +1782,7 @@ cdef object _forest_value_exact(list coins, const int64_t[::1] starts,
         keys.extend(comp[0][comp[2]:comp[3] + 1])
     par = _forest_parents_exact(parents, removed)
     live = sum(1 for p in par if p != -2)
-    if parents.shape[0] < _FOREST_WIDE:
+    if parents.shape[0] < _FOREST_WIDE and not wide:
         frozen = _forest_released_exact(coins, fbase, par, keys, zero)
     else:
         frozen = _forest_released_wide_exact(coins, fbase, parents, removed, keys, zero)
@@ -1970,13 +1980,13 @@ cdef object _forest_first_coin(list coins, const int64_t[::1] starts, const int6
 
 def forest_value_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                        Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                       const uint8_t[::1] removed):
+                       const uint8_t[::1] removed, bint wide=False):
     """``forest_value`` on Python numbers."""
     _forest_arguments(len(coins), starts, stops, n_rows, fbase, parents, removed)
     bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
     if bad >= 0:
         return Status.NOT_FINITE, bad
-    value = _forest_value_exact(coins, starts, stops, n_rows, fbase, parents, removed)
+    value = _forest_value_exact(coins, starts, stops, n_rows, fbase, parents, removed, wide)
     if _overflowed(value):
         return Status.OVERFLOW, None
     return Status.OK, value
@@ -2028,7 +2038,7 @@ def forest_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::
                 or _overflowed(profits[1])):
             return Status.OVERFLOW, None
         return Status.OK, profits
-    value = _forest_value_exact(coins, starts, stops, n_rows, fbase, parents, removed)
+    value = _forest_value_exact(coins, starts, stops, n_rows, fbase, parents, removed, False)
     for c in range(starts.shape[0]):
         for p in range(starts[c], stops[c]):
             total = total + coins[p]
