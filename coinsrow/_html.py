@@ -245,9 +245,9 @@ both playing optimally): <b id="game-value">{escape(values[0])}</b>; in the end,
 <p class="totals"><span class="swatch first"></span>first player
 <b id="first-total">{escape(first[0])}</b> <span class="swatch second"></span>second player
 <b id="second-total">{escape(second[0])}</b></p>
-<p>To move: <span id="to-move">{to_move}</span>;
-the value of this position for the player to move (what she collects from here minus
-what the other does, both playing optimally): <b id="value">{escape(values[0])}</b>.</p>
+<p>To move: <span id="to-move">{to_move}</span>. Value of this position for the player to
+move: <b id="value">{escape(values[0])}</b> (her coins from here minus the other's, both playing
+optimally).</p>
 <p>Next optimal move: <span id="next-move">{escape(next_move)}</span>.</p>
 </div>
 <noscript><p class="note">Without JavaScript the buttons do nothing; the picture shows the

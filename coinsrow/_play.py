@@ -131,7 +131,7 @@ class _Match:
         if self.floats:
             loss: Any = before - (played.coin - after)
             scale = abs(before) + abs(played.coin) + abs(after)
-            if played == best or abs(loss) <= 1e-9 * scale:
+            if played == best or loss <= 1e-9 * scale:
                 loss = 0.0  # an optimal move; the values are rounded, the difference noise
         else:
             loss = before - (played.coin - after)
@@ -198,16 +198,17 @@ class _Match:
         raise _BadMove(f"{line.strip()!r} is not a move: {self.move_words()}")
 
     def move_words(self) -> str:
+        """The moves and commands, as the prompt takes them."""
         if self.one_row:
-            return "l or r (the left or right end), hint, undo, quit, help"
+            return "l or r (the coin at the left or right end), hint, undo, quit or help"
         kinds = []
         if self.n_rows:
             kinds.append("row I left|right" + (" (or l|r)" if self.n_rows == 1 else ""))
         if self.n_stacks:
-            kinds.append("stack I")
+            kinds.append("stack I (its top coin)")
         if self.start.forest is not None:
-            kinds.append("node N")
-        return ", ".join(kinds) + "; hint, undo, quit, help"
+            kinds.append("node N (a root)")
+        return ", ".join(kinds) + "; hint, undo, quit or help (rows and stacks count from 0)"
 
     @staticmethod
     def _index(text: str, kind: str, count: int) -> int:
@@ -316,10 +317,7 @@ def _intro(match: _Match) -> list[str]:
     first = "You move first." if match.human_first else "The engine moves first."
     return [
         f"coinsrow play: you against the engine, which plays optimally. {first}",
-        ("A move takes the coin at the left or the right end of the row. Type: "
-         if match.one_row else
-         "A move takes a coin from an end of a row or the top of a stack. Type: ")
-        + f"{match.move_words()}.",
+        f"Type {match.move_words()}.",
         "Optimal play by both would end with you "
         + (f"{format_number(match.optimal_margin)} ahead." if match.optimal_margin > 0 else
            f"{format_number(-match.optimal_margin)} behind." if match.optimal_margin < 0
