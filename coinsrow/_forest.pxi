@@ -586,7 +586,7 @@ cdef tuple _forest_exact(list coins, const int64_t[::1] starts, const int64_t[::
     cdef list row_mid = [0] * k, row_top = [0] * k, heap = [], taken_order = [], values
     cdef list chain, row_left, play = []
     cdef bytearray flags = bytearray(n)
-    cdef object total = 0, even_sum = 0, w
+    cdef object total = _zero_of(coins), even_sum = total, w
     cdef bint plus = True
     for c in range(k):
         start = starts[c]

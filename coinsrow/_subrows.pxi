@@ -351,7 +351,8 @@ cdef class SubRowsExact:
 
     def __init__(self, list coins):
         cdef int64_t n = len(coins), j, r, x, p, jp, f
-        cdef list h = [0] * (n + 1), order, depth, jump, agg, P
+        cdef object zero = _zero_of(coins)
+        cdef list h = [zero] * (n + 1), order, depth, jump, agg, P
         self.n = n
         self.status = OK
         self.bad_index = -1
@@ -385,7 +386,7 @@ cdef class SubRowsExact:
             depth = [0] * (n + 1)
             jump = list(range(n + 1))
             agg = list(key)
-            P = [0] * (n + 1)
+            P = [zero] * (n + 1)
             for x in (range(n, -1, -1) if f == 0 else range(n + 1)):
                 p = par[x]
                 if p < 0:
@@ -434,10 +435,10 @@ cdef class SubRowsExact:
         cdef int64_t u, v, du, dv, x, y, z, length
         cdef list h = self.h, P1 = self.P[0], P2 = self.P[1]
         cdef object par1 = self.par[0], par2 = self.par[1]
-        cdef object total = 0, dx, dy, run
+        cdef object total = self.h[0], dx, dy, run
         cdef bint plus = True
         if lo >= hi:
-            return 0
+            return self.h[0]  # the zero of the coins
         u = self._path_end(0, lo, hi)
         v = self._path_end(1, hi, lo)
         du, dv = self.depth[0][u], self.depth[1][v]

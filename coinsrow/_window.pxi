@@ -1002,7 +1002,7 @@ cdef class RowWindowsExact:
     cdef object in_tree
     cdef object ranks, ns, ps, par1, par2
     cdef int64_t nil, root, gate, coins_left, first_stack
-    cdef object fruitless
+    cdef object fruitless, zero
     cdef readonly Py_ssize_t rows
     cdef readonly Py_ssize_t n_rows
     cdef readonly int status
@@ -1014,6 +1014,7 @@ cdef class RowWindowsExact:
         cdef int64_t lo, m, j, nb, top
         cdef list heights = [], h, order
         cdef double magnitude = 0
+        cdef object zero = _zero_of(coins)
         if stops.shape[0] != k:
             raise ValueError("starts and stops differ in length")
         if not 0 <= n_rows <= k:
@@ -1035,7 +1036,7 @@ cdef class RowWindowsExact:
         for c in range(k):
             lo = len(heights)
             self.base.append(lo)
-            h = [0] * (stops[c] - starts[c] + 1)
+            h = [zero] * (stops[c] - starts[c] + 1)
             for j in range(starts[c], stops[c]):  # NaN and infinities first, as _w_heights
                 if type(coins[j]) is float and not isfinite(coins[j]):
                     self.status = NOT_FINITE
@@ -1060,8 +1061,9 @@ cdef class RowWindowsExact:
         self.tr = [nb] * (nb + 1)
         self.sz = [0] * (nb + 1)
         self.pri = [_w_priority_of(t) for t in range(nb + 1)]
-        self.val = [0] * (nb + 1)
-        self.alt = [0] * (nb + 1)
+        self.zero = zero
+        self.val = [zero] * (nb + 1)
+        self.alt = [zero] * (nb + 1)
         self.nxt = [0] * (nb + 1)
         self.prv = [0] * (nb + 1)
         self.left = self.base[:k]
@@ -1070,12 +1072,12 @@ cdef class RowWindowsExact:
         self.gate = nb + 1
         self.coins_left = sum(stops[c] - starts[c] for c in range(k))
         self.first_stack = n_rows
-        self.fruitless = 0
+        self.fruitless = zero
         self.ys_of = [None] * k
         self.pm_of = [None] * k
         self.sp_of = [None] * k
         self.m_of = [0] * k
-        self.tail_of = [0] * k
+        self.tail_of = [zero] * k
         if n_rows < k:
             self.in_tree = bytearray(nb + 1)
         if fill:
@@ -1199,7 +1201,7 @@ cdef class RowWindowsExact:
 
     cdef void _stack_path(self, Py_ssize_t c):
         cdef int64_t lo = self.base[c], right = self.base[c + 1] - 1, y, z
-        cdef list ys = [right], pm = [right + 2], sp = [0]
+        cdef list ys = [right], pm = [right + 2], sp = [self.zero]
         cdef int64_t j = 0
         while self.ps[ys[j]] >= lo:
             y = ys[j]
@@ -1217,7 +1219,7 @@ cdef class RowWindowsExact:
         cdef list pm
         if left == right:
             self.m_of[c] = 0
-            return 0
+            return self.zero
         pm = self.pm_of[c]
         m = self.m_of[c]
         while pm[m] < left:
