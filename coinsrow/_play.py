@@ -228,7 +228,8 @@ class _Match:
         for move in same_row:
             if move.end == end:
                 return move
-        return same_row[0]._replace(end=end)  # one coin left: both ends are that coin
+        kind, row, _, position, coin = same_row[0]  # one coin left: both ends are that coin
+        return Move(kind, row, end, position, coin)
 
     def _stack_move(self, index: int) -> Move:
         for move in self.engine.moves():
