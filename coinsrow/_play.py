@@ -205,10 +205,10 @@ class _Match:
         if self.n_rows:
             kinds.append("row I left|right" + (" (or l|r)" if self.n_rows == 1 else ""))
         if self.n_stacks:
-            kinds.append("stack I (its top coin)")
+            kinds.append("stack I")
         if self.start.forest is not None:
-            kinds.append("node N (a root)")
-        return ", ".join(kinds) + "; hint, undo, quit or help (rows and stacks count from 0)"
+            kinds.append("node N")
+        return ", ".join(kinds) + "; hint, undo, quit or help"
 
     @staticmethod
     def _index(text: str, kind: str, count: int) -> int:
@@ -292,8 +292,7 @@ class _Match:
     def hint(self) -> str:
         move = self.engine.best_move()
         return (f"hint: {_where_taken(move, self.one_row)} (takes {format_number(move.coin)}); "
-                f"this position is worth {format_number(self.engine.value())} to you (your "
-                "coins from here minus the engine's, both playing best)")
+                f"this position is worth {format_number(self.engine.value())} to you")
 
     def summary(self) -> list[str]:
         human, engine = self.total(HUMAN), self.total(ENGINE)
@@ -319,6 +318,7 @@ def _intro(match: _Match) -> list[str]:
     return [
         f"coinsrow play: you against the engine, which plays optimally. {first}",
         f"Type {match.move_words()}.",
+        *([] if match.one_row else ["Rows and stacks count from 0; stacks are taken at the top."]),
         "Optimal play by both would end with you "
         + (f"{format_number(match.optimal_margin)} ahead." if match.optimal_margin > 0 else
            f"{format_number(-match.optimal_margin)} behind." if match.optimal_margin < 0
@@ -329,7 +329,8 @@ def _intro(match: _Match) -> list[str]:
 def _help(match: _Match) -> list[str]:
     return [
         f"moves: {match.move_words()}",
-        "  hint: the best move here and the value of the position for you",
+        ("  hint: the best move here, and what the position is worth to you: your coins from "
+         "here minus the engine's, both playing best"),
         "  undo: take back your last move and the engine's reply",
         "  quit: stop the game (the totals so far are printed)",
         ("after each move: the coins left, both totals, and what the move gave away against "

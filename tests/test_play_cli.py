@@ -37,7 +37,7 @@ from coinsrow.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "your move> "
-OTHER_LINES = ("coinsrow play: ", "Type ", "Optimal play by both would end ",
+OTHER_LINES = ("coinsrow play: ", "Type ", "Rows and stacks count from 0", "Optimal play by both",
                "moves: ", "  hint: ", "  undo: ", "  quit: ", "after each move: ")
 ONE_ROW_WORDS = {"left": ["l", "left", "L", "Left", " left "], "right": ["r", "right", "R"]}
 
@@ -54,7 +54,7 @@ class Screen:
     """
 
     MOVE = re.compile(r"^(you take|engine takes) (\S+) \((.+)\): gave away (\S+)$")
-    HINT = re.compile(r"^hint: (.+) \(takes (\S+)\); this position is worth (\S+) to you ")
+    HINT = re.compile(r"^hint: (.+) \(takes (\S+)\); this position is worth (\S+) to you$")
     TOTALS = re.compile(r"^  you (\S+), engine (\S+)$")
     COMPONENT = re.compile(r"^  (row|row \d+|stack \d+ \(top first\)): (.*)$")
     OVER = re.compile(r"^(game over|game stopped with (\d+) coins? left): you (\S+), "
