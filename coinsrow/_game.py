@@ -336,6 +336,25 @@ class Game:
         return Game._position(self._coins, starts, stops, line,
                               t + 1 if line is not None else 0, forest)
 
+    def to_html(self) -> str:
+        """A self-contained web page (one HTML string: inline SVG, a style sheet and a little
+        JavaScript, nothing loaded from elsewhere, works offline) of this position and an
+        optimal play from it: buttons step forward and back or play the whole optimal play,
+        with the running totals and the value of every position. The address may name a step
+        (``page.html#step=3``, ``#end``, ``#play``).
+
+        Games of more than 5000 coins get a summary page instead: their size, the profits,
+        the value and the first 20 moves of the optimal play, without the picture. O(n log k)
+        (O(n log n) with a forest).
+
+        >>> page = Game(rows=[[3, 2, 2, 3, 1, 2]]).to_html()
+        >>> page.startswith("<!DOCTYPE html>"), "<script src" in page
+        (True, False)
+        """
+        from ._html import game_html
+
+        return game_html(self)
+
     def _repr_svg_(self) -> str | None:
         """The position and its optimal play as an SVG picture (shown by Jupyter)."""
         if len(self) > _SVG_MAX_COINS:
