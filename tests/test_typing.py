@@ -57,7 +57,7 @@ def test_compiled_core_and_typing_files_ship_with_the_package() -> None:
 def test_stub_matches_compiled_module(tmp_path: Path) -> None:
     pytest.importorskip(
         "mypy.stubtest",
-        reason="mypy is not installed (it is in the 'test' extra: pip install -e '.[test]')",
+        reason="mypy is not installed (in the 'test' group: pip install -e . --group test)",
     )
     config = tmp_path / "mypy.ini"
     # Only the stub is checked here: errors in the package's .py files are the business of
@@ -97,13 +97,13 @@ def test_stub_matches_compiled_module(tmp_path: Path) -> None:
 
 def test_package_source_passes_mypy(tmp_path: Path) -> None:
     pytest.importorskip(
-        "mypy", reason="mypy is not installed (it is in the 'test' extra: pip install -e '.[test]')"
+        "mypy", reason="mypy is not installed (in the 'test' group: pip install -e . --group test)"
     )
     source_package = SOURCE_ROOT / "coinsrow"
     if not (SOURCE_ROOT / "pyproject.toml").is_file() or not source_package.is_dir():
         pytest.skip(f"no package source next to the tests ({SOURCE_ROOT}): mypy checks the "
                     "source tree, not an installed wheel")
-    if _is_installed(PACKAGE_DIR.parent) or PACKAGE_DIR != source_package.resolve():
+    if _is_installed(PACKAGE_DIR.parent) or source_package.resolve() != PACKAGE_DIR:
         pytest.skip(f"the package under test ({PACKAGE_DIR}) is not the source tree next to the "
                     f"tests ({source_package}): mypy checks the source tree")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
@@ -251,7 +251,7 @@ def _run_script(tmp_path: Path, name: str) -> None:
 
 @pytest.mark.parametrize("name", ["user", "numpy"])
 def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> None:
-    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' extra)")
+    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
     if name == "numpy":
         pytest.importorskip("numpy")
     script = USER_SCRIPT if name == "user" else NUMPY_SCRIPT
@@ -261,7 +261,7 @@ def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> N
 
 
 def test_user_script_mistakes_are_caught_by_mypy(tmp_path: Path) -> None:
-    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' extra)")
+    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
     result = _mypy_user(tmp_path, "mistakes.py", MISTAKES_SCRIPT)
     found: dict[int, list[str]] = {}
     for line in result.stdout.splitlines():
