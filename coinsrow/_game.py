@@ -15,8 +15,19 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
 from types import GenericAlias
-from typing import (TYPE_CHECKING, Any, Generic, Literal, NamedTuple, Protocol, SupportsFloat,
-                    SupportsIndex, TypeVar, cast, overload)
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Literal,
+    NamedTuple,
+    Protocol,
+    SupportsFloat,
+    SupportsIndex,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from ._coins import FLOAT64, Column, column, describe
 from ._dispatch import Answer, Coins, Number, run, span, storage
