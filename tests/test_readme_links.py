@@ -75,7 +75,8 @@ def github_slug(heading: str) -> str:
 
 def _slugs(text: str) -> set[str]:
     slugs: set[str] = set()
-    for heading in HEADING.findall(_without_code(text)):
+    without_fences = CODE.sub(lambda m: m.group(0) if m.group(1) is None else "", text)
+    for heading in HEADING.findall(without_fences):
         slug = base = github_slug(heading)
         n = 0
         while slug in slugs:  # GitHub numbers repeated headings: a, a-1, a-2, ...
