@@ -30,7 +30,7 @@ import numpy as np
 # Run from a checkout: benchmark the in-place build of this worktree.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from coinsrow import Game  # noqa: E402
+from coinsrow import Game
 
 
 def shapes(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -98,7 +98,7 @@ def main() -> None:
                 times = compare(repeat, method, {
                     "row": lambda: Game(rows=[values]),
                     "stack": lambda: Game(stacks=[values]),
-                    "forest": lambda: Game(forest=(forest_values, forest_parents)),
+                    "forest": lambda v=forest_values, p=forest_parents: Game(forest=(v, p)),
                 })
                 if method == "value" and name == "path":
                     stack = Game(stacks=[values]).value()

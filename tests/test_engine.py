@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from coinsrow import Engine, Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
-from oracles import brute_forest_solver, brute_forest_value, brute_solver, brute_value, dp_table
+
 from generators import SMALL_STYLES, random_row
 from modes import MACHINE_WINDOWS, scaled
+from oracles import brute_forest_solver, brute_forest_value, brute_solver, brute_value, dp_table
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
 
@@ -580,12 +581,12 @@ def test_engine_on_forests_of_huge_floats():
     value rounded once, every best move optimal."""
     rng = random.Random(42)
     exact = 0
-    for game in range(scaled(200, 3)):
+    huge = 2.0**1012  # times coins of at most 1000: finite, and past 1e300
+    for _ in range(scaled(200, 3)):
         rows, stacks, values, parents = _forest_position(rng, 6)
-        scale = (lambda x: x * 2.0**1012)  # |coins| <= 1000: finite
-        rows = [[scale(x) for x in r] for r in rows]
-        stacks = [[scale(x) for x in s] for s in stacks]
-        values = [scale(x) for x in values]
+        rows = [[x * huge for x in r] for r in rows]
+        stacks = [[x * huge for x in s] for s in stacks]
+        values = [x * huge for x in values]
         engine = Engine(Game(rows=rows, stacks=stacks, forest=(values, parents)))
         exact += isinstance(engine._windows, _core.ForestWindowsExact)
         solve = brute_forest_solver([[Fraction(x) for x in r] for r in rows],

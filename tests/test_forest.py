@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 from coinsrow import Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
+
 from modes import scaled
 from oracles import brute_forest_solver, brute_forest_value, brute_value
-
 
 # -- random positions ----------------------------------------------------------------------
 
