@@ -712,9 +712,12 @@ def test_overflowing_floats_are_solved_exactly():
 # -- Ctrl-C ------------------------------------------------------------------------------------
 
 _INTERRUPTED = r"""
-import sys, time, traceback
+import signal, sys, time, traceback
 import numpy as np
 from coinsrow import Game
+# Ctrl-C raises KeyboardInterrupt even when this process was started with SIGINT ignored
+# (as a shell does for a job in the background).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 n = int(sys.argv[1])
 rng = np.random.default_rng(0)
 parents = (rng.random(n) * np.arange(n)).astype(np.int64)
