@@ -247,21 +247,38 @@ cdef inline uint64_t _load_key(const coin_t *a, int64_t i) noexcept nogil:
     return key
 
 
-cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
-    """Sort a[0:m] in ascending order; ``spare`` has room for m keys. O(m).
+cdef inline uint64_t _sort_key(coin_t x, uint64_t base) noexcept nogil:
+    """An unsigned key in the order of the numbers: int64 offset by ``base`` (their minimum),
+    float64 by its bits (``_key``)."""
+    if coin_t is int64_t:
+        return (<uint64_t> x) - base
+    else:
+        return _key(x)
 
-    A short run by insertion; otherwise an LSD radix sort on bytes of order-preserving
-    keys, in place (a key overwrites its number), skipping the bytes every key shares. int64
-    keys are offset by the minimum, so a narrow range of numbers sorts in a few passes.
+
+cdef inline coin_t _from_sort_key(uint64_t key, uint64_t base, coin_t *kind) noexcept nogil:
+    """The inverse of ``_sort_key``."""
+    if coin_t is int64_t:
+        return <int64_t> (key + base)
+    else:
+        return _unkey(key, kind)
+
+
+cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
+    """Sort a[0:m] in ascending order; ``spare`` has room for m keys. O(m); NO_MEMORY when
+    the counters' memory is refused.
+
+    A short run by insertion; otherwise an LSD radix sort of order-preserving keys on bytes
+    (256 counters fit the first-level cache; wider digits measured slower), skipping the
+    bytes every key shares: the first pass reads the numbers, the last writes them back.
+    int64 keys are offset by the minimum, so a narrow range of numbers sorts in a few passes.
     """
     cdef int64_t counts[8][256]
     cdef int64_t i, j, offset, count
-    cdef int d, b, shift
-    cdef uint64_t key, base = 0
-    cdef uint64_t *source
-    cdef uint64_t *target
-    cdef uint64_t *swap
-    cdef coin_t x, low
+    cdef int d, passes = 0, done = 0, p
+    cdef int live[8]
+    cdef uint64_t key, base = 0, first_key, differ
+    cdef coin_t x, low, high
     if m <= 32:
         for i in range(1, m):
             x = a[i]
@@ -271,87 +288,124 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
                 j -= 1
             a[j] = x
         return OK
+    # The bytes the keys do not all share (the others need no pass), then their counts:
+    # int64 keys are below max - min, float64 keys differ where some key differs from the
+    # first one.
     if coin_t is int64_t:
         low = a[0]
+        high = a[0]
         for i in range(1, m):
             if a[i] < low:
                 low = a[i]
+            elif a[i] > high:
+                high = a[i]
         base = <uint64_t> low
+        differ = (<uint64_t> high) - base
+    else:
+        first_key = _key(a[0])
+        differ = 0
+        for i in range(m):
+            differ |= _key(a[i]) ^ first_key
+    for d in range(8):
+        if (differ >> (8 * d)) & 255:
+            live[passes] = d
+            passes += 1
+    if passes == 0:
+        return OK  # all equal
     memset(counts, 0, sizeof(counts))
     for i in range(m):
-        if coin_t is int64_t:
-            key = (<uint64_t> a[i]) - base
-        else:
-            key = _key(a[i])
-        _store_key(a, i, key)
-        for d in range(8):
-            counts[d][(key >> (8 * d)) & 255] += 1
-    source = <uint64_t *> a
-    target = spare
-    for d in range(8):
-        shift = 8 * d
-        if counts[d][(source[0] >> shift) & 255] == m:
-            continue  # every key has this byte
+        key = _sort_key(a[i], base)
+        for p in range(passes):
+            counts[live[p]][(key >> (8 * live[p])) & 255] += 1
+    for d in range(passes):
+        offset = 0
+        for j in range(256):
+            count = counts[live[d]][j]
+            counts[live[d]][j] = offset
+            offset += count
+    # Pass p moves the keys by byte live[p]: even passes into ``spare``, odd ones into ``a``
+    # (keys in the numbers' place, through memcpy). The first pass reads the numbers; the
+    # last writes them back (an odd count of passes ends in ``spare``: one pass more).
+    for p in range(passes):
         if m > _FOREST_SIGNALS:
             _forest_signals(0)
-        offset = 0
-        for b in range(256):
-            count = counts[d][b]
-            counts[d][b] = offset
-            offset += count
-        for i in range(m):
-            key = source[i]
-            b = (key >> shift) & 255
-            target[counts[d][b]] = key
-            counts[d][b] += 1
-        swap = source
-        source = target
-        target = swap
-    if source != <uint64_t *> a:
-        memcpy(a, source, m * sizeof(uint64_t))
-    for i in range(m):
-        key = _load_key(a, i)
-        if coin_t is int64_t:
-            a[i] = <int64_t> (key + base)
+        d = live[p]
+        if p == 0:
+            for i in range(m):
+                key = _sort_key(a[i], base)
+                j = counts[d][(key >> (8 * d)) & 255]
+                counts[d][(key >> (8 * d)) & 255] = j + 1
+                spare[j] = key
+        elif p % 2 == 1 and p == passes - 1:
+            for i in range(m):
+                key = spare[i]
+                j = counts[d][(key >> (8 * d)) & 255]
+                counts[d][(key >> (8 * d)) & 255] = j + 1
+                a[j] = _from_sort_key(key, base, &x)
+        elif p % 2 == 1:
+            for i in range(m):
+                key = spare[i]
+                j = counts[d][(key >> (8 * d)) & 255]
+                counts[d][(key >> (8 * d)) & 255] = j + 1
+                _store_key(a, j, key)
         else:
-            a[i] = _unkey(key, &x)
+            for i in range(m):
+                key = _load_key(a, i)
+                j = counts[d][(key >> (8 * d)) & 255]
+                counts[d][(key >> (8 * d)) & 255] = j + 1
+                spare[j] = key
+    if passes % 2 == 1:
+        for i in range(m):
+            a[i] = _from_sort_key(spare[i], base, &x)
     return OK
 
 
 cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) except -1 nogil:
-    """Add a[0:m] to total[0] largest first with alternating signs (+ first). ``a`` is
-    sorted in place unless it is already in order (either way). O(m); NO_MEMORY if the
-    sort's scratch is refused."""
+    """Add a[0:m] to total[0] largest first with alternating signs (+ first). Read as it is
+    when it is already in order (either way, the common case of one tree's blocks), else
+    sorted in place first. O(m); NO_MEMORY if the sort's scratch is refused."""
     cdef uint64_t *spare = NULL
     cdef int64_t i, step = -1, at
-    cdef bint ovf = False, plus = True, ascending = True, descending = True
+    cdef coin_t sum = total[0]
+    cdef bint ovf = False, plus = True, ascending = True
+    # Optimistically in the order given, as if non-increasing.
+    for i in range(m):
+        if i > 0 and a[i] > a[i - 1]:
+            break
+        if plus:
+            ovf |= add_checked(sum, a[i], &sum)
+        else:
+            ovf |= sub_checked(sum, a[i], &sum)
+        plus = not plus
+    else:
+        total[0] = sum
+        overflow[0] |= ovf
+        return OK
+    ovf = False
+    plus = True
     for i in range(1, m):
         if a[i] < a[i - 1]:
             ascending = False
             break
     if not ascending:
-        for i in range(1, m):
-            if a[i] > a[i - 1]:
-                descending = False
-                break
-    if descending and not ascending:
-        step = 1
-    elif not ascending:
         spare = <uint64_t *> malloc(m * sizeof(uint64_t))
         if spare == NULL:
             return NO_MEMORY
-        with gil:
-            PyErr_CheckSignals()
-        _sort_ascending(a, m, spare)
-        free(spare)
-    at = m - 1 if step < 0 else 0
+        try:
+            with gil:
+                PyErr_CheckSignals()
+            if _sort_ascending(a, m, spare) == NO_MEMORY:
+                return NO_MEMORY
+        finally:
+            free(spare)
+    at = m - 1
     for i in range(m):
         if plus:
             ovf |= add_checked(total[0], a[at], total)
         else:
             ovf |= sub_checked(total[0], a[at], total)
         plus = not plus
-        at += step
+        at -= 1
     overflow[0] |= ovf
     return OK
 
@@ -364,6 +418,31 @@ cdef enum:
     _FOREST_AHEAD = 12
 
 
+cdef inline int32_t _lay_out(_Node *N, const coin_t *stack, int64_t top, int32_t *pool,
+                            int32_t *free_lo, int32_t free_hi) noexcept nogil:
+    """The keys of an array heap (ascending) as a chain of records, the largest first:
+    records from the pool (linked through sibling), then the free range free_lo..free_hi;
+    returns the chain's head."""
+    cdef int32_t head = -1, previous = -1, v
+    while top > 0:
+        top -= 1
+        if pool[0] >= 0:
+            v = pool[0]
+            pool[0] = N[v].sibling
+        else:
+            v = free_lo[0]
+            free_lo[0] += 1
+        _set_node_key(N, v, stack[top])
+        N[v].child = -1
+        N[v].sibling = -1
+        if previous >= 0:
+            N[previous].child = v
+        else:
+            head = v
+        previous = v
+    return head
+
+
 cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[::1] parents,
                           const uint8_t[::1] removed, coin_t *keys, int64_t *n_keys,
                           coin_t *frozen, bint *overflow) except -1 nogil:
@@ -374,28 +453,36 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     Vertices are visited children first: by decreasing id when every parent precedes its
     children, increasing when it follows them, else in Kahn's order (leaves first, then each
     vertex when its last child is done). Each vertex keeps the list of its children's heaps;
-    those that are one block each are sorted as one run (a chain: it pops in O(1)) once
-    there are _FOREST_RUN of them, the others melded. The released blocks left at the roots
-    are read from the heaps, a chain in order. O(n log n); O(n) for paths and stars.
-    NO_MEMORY if scratch memory is refused.
+    those that are one block each are sorted as one run once there are _FOREST_RUN of them,
+    the others melded. A heap that is one sorted run, or a chain going up (each vertex the
+    only child of the next one visited), lives in an array (a stack: the largest key on top)
+    until it meets a vertex with other children, where it becomes a chain of records. The
+    released blocks left at the roots are read from the arrays and heaps, in order for an
+    array and a chain. O(n log n); O(n) for paths and stars. NO_MEMORY if scratch memory is
+    refused.
     """
     cdef int64_t n = parents.shape[0], size = n if n > 0 else 1
     cdef _Node *N = NULL
     cdef int32_t *kids = NULL    # each vertex's children's heaps, linked through sibling
     cdef int32_t *order = NULL   # Kahn's order, extended as vertices are visited
-    cdef coin_t *run = NULL
-    cdef uint64_t *spare = NULL
+    cdef coin_t *stack = NULL    # the array heap (ascending: its maximum at top - 1)
+    cdef uint64_t *spare = NULL  # the sorts' scratch
     cdef void *grown
-    cdef int64_t run_size = 0, j, count = n, tail = 0, m, r, w
-    cdef int32_t u, h, x, p, q, nx, singles, head
+    cdef int64_t run_size = 0, j, count = n, tail = 0, m, r, w, near, top = 0
+    cdef int32_t u, h, x, p, q, nx, singles, head, next_vertex
     cdef int32_t roots = -1      # the roots' final heaps, linked through sibling
+    cdef int32_t owner = -1      # the vertex whose only child's heap is the array
+    cdef int32_t pool = -1       # records free for the array's keys: this list, linked
+    cdef int32_t free_lo = 0     # through sibling, and the ids free_lo..free_hi (the visited
+    cdef int32_t free_hi = -1    # ids of a chain of consecutive ids): top of them at least
     cdef int kind
     cdef coin_t d, key
-    cdef bint odd, ovf = False, any_removed = False, before = True, after = True
+    cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
     try:
         N = <_Node *> malloc(size * sizeof(_Node))
         kids = <int32_t *> malloc(size * sizeof(int32_t))
-        if N == NULL or kids == NULL:
+        stack = <coin_t *> malloc(size * sizeof(coin_t))
+        if N == NULL or kids == NULL or stack == NULL:
             return NO_MEMORY
         for j in range(n):
             _forest_signals(j)
@@ -427,108 +514,221 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
             if kind == 0:
                 u = <int32_t> (n - 1 - j)
                 w = u - _FOREST_AHEAD
+                near = u - _FOREST_AHEAD // 2
             elif kind == 1:
                 u = <int32_t> j
                 w = u + _FOREST_AHEAD
+                near = u + _FOREST_AHEAD // 2
             else:
                 u = order[j]
                 w = order[j + _FOREST_AHEAD] if j + _FOREST_AHEAD < count else -1
+                near = order[j + _FOREST_AHEAD // 2] if j + _FOREST_AHEAD // 2 < count else -1
             j += 1
-            if 0 <= w < n:
-                # A vertex visited soon: its parent's list head and its first child's record.
-                if parents[w] >= 0:
-                    coinsrow_prefetch(&kids[parents[w]])
-                if kids[w] >= 0:
-                    coinsrow_prefetch(&N[kids[w]])
             if any_removed and removed[u]:
                 continue
-            # The children's heaps: the one-block ones set aside (relinked through sibling).
+            in_array = owner == u
+            if in_array and kids[u] >= 0:
+                # Other children too: the array becomes a chain of records, one more heap
+                # in u's list.
+                in_array = False
+                if top > 0:
+                    q = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
+                    N[q].sibling = kids[u]
+                    kids[u] = q
+                top = 0
+                owner = -1
             h = -1
-            singles = -1
-            r = 0
-            q = kids[u]
-            while q >= 0:
-                nx = N[q].sibling
-                if nx >= 0:
-                    coinsrow_prefetch(&N[nx])
-                if N[q].child < 0:
-                    N[q].sibling = singles
-                    singles = q
+            if not in_array:
+                if 0 <= w < n:
+                    # A vertex visited soon: its parent's list head and its first child's
+                    # record; nearer, that child's first child and next sibling (the records
+                    # the visit will read next).
+                    if parents[w] >= 0:
+                        coinsrow_prefetch(&kids[parents[w]])
+                    if kids[w] >= 0:
+                        coinsrow_prefetch(&N[kids[w]])
+                if 0 <= near < n and kids[near] >= 0:
+                    q = kids[near]
+                    if N[q].child >= 0:
+                        coinsrow_prefetch(&N[N[q].child])
+                    if N[q].sibling >= 0:
+                        coinsrow_prefetch(&N[N[q].sibling])
+                # The children's heaps: the one-block ones set aside, their keys gathered
+                # in the array (free: no array is on while this runs). When they are all
+                # one-block heaps, their list is kept as it is.
+                singles = kids[u]
+                r = 0
+                q = kids[u]
+                while q >= 0:
+                    if N[q].child >= 0:
+                        singles = -1  # the list mixes both kinds: split it below
+                        break
+                    stack[r] = _node_key(N, q, &d)
                     r += 1
-                else:
-                    N[q].sibling = -1
-                    h = _node_meld(N, h, q, &d)
-                q = nx
-            if 0 < r < _FOREST_RUN:
-                while singles >= 0:
-                    nx = N[singles].sibling
-                    N[singles].sibling = -1
-                    h = _node_meld(N, h, singles, &d)
-                    singles = nx
-            elif r > 0:
-                # One sorted run: the keys are dealt again along the list, largest first,
-                # and the list becomes a chain (each node the only child of the one before).
-                if r > run_size:
-                    grown = PyMem_RawRealloc(run, r * sizeof(coin_t))
-                    if grown == NULL:
-                        return NO_MEMORY
-                    run = <coin_t *> grown
-                    grown = PyMem_RawRealloc(spare, r * sizeof(uint64_t))
-                    if grown == NULL:
-                        return NO_MEMORY
-                    spare = <uint64_t *> grown
-                    run_size = r
-                m = 0
-                q = singles
-                while q >= 0:
-                    run[m] = _node_key(N, q, &d)
-                    m += 1
                     q = N[q].sibling
-                _sort_ascending(run, m, spare)
-                head = singles
-                q = singles
-                while q >= 0:
-                    nx = N[q].sibling
-                    m -= 1
-                    _set_node_key(N, q, run[m])
-                    N[q].sibling = -1
-                    N[q].child = nx
-                    q = nx
-                h = _node_meld(N, h, head, &d)
+                if singles < 0:
+                    r = 0
+                    q = kids[u]
+                    while q >= 0:
+                        nx = N[q].sibling
+                        if N[q].child < 0:
+                            N[q].sibling = singles
+                            singles = q
+                            stack[r] = _node_key(N, q, &d)
+                            r += 1
+                        else:
+                            if nx >= 0:
+                                coinsrow_prefetch(&N[nx])
+                            coinsrow_prefetch(&N[N[q].child])  # read if q is popped
+                            N[q].sibling = -1
+                            h = _node_meld(N, h, q, &d)
+                        q = nx
+                if 0 < r < _FOREST_RUN:
+                    while singles >= 0:
+                        nx = N[singles].sibling
+                        N[singles].sibling = -1
+                        h = _node_meld(N, h, singles, &d)
+                        singles = nx
+                elif r > 0:
+                    # One sorted run: an array heap when it is all u has (with its records
+                    # as the pool), else dealt again along the list as a chain.
+                    if r > run_size:
+                        grown = PyMem_RawRealloc(spare, r * sizeof(uint64_t))
+                        if grown == NULL:
+                            return NO_MEMORY
+                        spare = <uint64_t *> grown
+                        run_size = r
+                    if _sort_ascending(stack, r, spare) == NO_MEMORY:
+                        return NO_MEMORY
+                    if h < 0:
+                        top = r
+                        pool = singles
+                        free_lo = 0
+                        free_hi = -1
+                        in_array = True
+                    else:
+                        head = singles
+                        q = singles
+                        while q >= 0:
+                            nx = N[q].sibling
+                            r -= 1
+                            _set_node_key(N, q, stack[r])
+                            N[q].sibling = -1
+                            N[q].child = nx
+                            q = nx
+                        h = _node_meld(N, h, head, &d)
             d = coins[fbase + u]
             if coin_t is double:
                 d = d + 0.0  # no -0.0 anywhere: ties then never depend on the order of pops
             odd = True
-            while True:
-                if h >= 0:
-                    key = _node_key(N, h, &d)
-                if odd and (h < 0 or d >= key):
-                    _set_node_key(N, u, d)
-                    N[u].child = h
-                    N[u].sibling = -1
-                    h = u
-                    break
-                if h < 0:
-                    ovf |= add_checked(frozen[0], d, frozen)
-                    break
-                h = _node_pop(N, h, &d)
-                if odd:
-                    ovf |= sub_checked(d, key, &d)
-                else:
-                    ovf |= add_checked(d, key, &d)
-                odd = not odd
+            if in_array:
+                # Up a chain: each vertex with the array as its only child's heap. Decreasing
+                # or increasing ids go on here while the parent is the next id and has no
+                # other child's heap (its other children were visited before).
+                while True:
+                    # u's record is free now: the array may gain one key below. Consecutive
+                    # ids extend the free range (nothing written); others join the list.
+                    if free_hi < free_lo:
+                        free_lo = u
+                        free_hi = u
+                    elif u == free_lo - 1:
+                        free_lo = u
+                    elif u == free_hi + 1:
+                        free_hi = u
+                    else:
+                        N[u].sibling = pool
+                        pool = u
+                    while True:
+                        if odd and (top == 0 or d >= stack[top - 1]):
+                            stack[top] = d
+                            top += 1
+                            break
+                        if top == 0:
+                            ovf |= add_checked(frozen[0], d, frozen)
+                            break
+                        top -= 1
+                        if odd:
+                            ovf |= sub_checked(d, stack[top], &d)
+                        else:
+                            ovf |= add_checked(d, stack[top], &d)
+                        odd = not odd
+                    if kind == 2 or j >= count:
+                        break
+                    p = <int32_t> parents[u]
+                    if p < 0 or p != (u - 1 if kind == 0 else u + 1) or kids[p] >= 0:
+                        break
+                    if any_removed and removed[p]:
+                        break
+                    u = p
+                    _forest_signals(j)
+                    j += 1
+                    d = coins[fbase + u]
+                    if coin_t is double:
+                        d = d + 0.0
+                    odd = True
+            else:
+                while True:
+                    if h >= 0:
+                        key = _node_key(N, h, &d)
+                    if odd and (h < 0 or d >= key):
+                        _set_node_key(N, u, d)
+                        N[u].child = h
+                        N[u].sibling = -1
+                        h = u
+                        break
+                    if h < 0:
+                        ovf |= add_checked(frozen[0], d, frozen)
+                        break
+                    h = _node_pop(N, h, &d)
+                    if odd:
+                        ovf |= sub_checked(d, key, &d)
+                    else:
+                        ovf |= add_checked(d, key, &d)
+                    odd = not odd
             p = <int32_t> parents[u]
             if p >= 0 and any_removed and removed[p]:
                 p = -1
+            if p >= 0 and kind == 2:
+                N[p].child -= 1
+                if N[p].child == 0:
+                    order[count] = p
+                    count += 1
+            if kind == 0:
+                next_vertex = u - 1
+            elif kind == 1:
+                next_vertex = u + 1
+            else:
+                next_vertex = order[j] if j < count else -1
+            if in_array:
+                if p >= 0 and p == next_vertex:
+                    owner = p  # the chain goes on: the array stays
+                    continue
+                owner = -1
+                if p < 0:
+                    # A root: its blocks are the array's, largest first.
+                    m = n_keys[0]
+                    while top > 0:
+                        top -= 1
+                        keys[m] = stack[top]
+                        m += 1
+                    n_keys[0] = m
+                    continue
+                h = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
+                top = 0
+            elif (p >= 0 and p == next_vertex and h == u and N[u].child < 0
+                    and owner < 0):
+                # A single block whose parent comes next: an array from here.
+                stack[0] = d
+                top = 1
+                pool = -1
+                free_lo = u
+                free_hi = u
+                owner = p
+                continue
             if p >= 0:
                 if h >= 0:
                     N[h].sibling = kids[p]
                     kids[p] = h
-                if kind == 2:
-                    N[p].child -= 1
-                    if N[p].child == 0:
-                        order[count] = p
-                        count += 1
             elif h >= 0:
                 N[h].sibling = roots
                 roots = h
@@ -557,7 +757,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
         free(N)
         free(kids)
         free(order)
-        free(run)
+        free(stack)
         free(spare)
 
 

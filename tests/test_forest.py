@@ -593,7 +593,7 @@ def _shape(rng: random.Random, n: int) -> list[int]:
         elif kind == 3:
             parents.append(i - 1 if i % 2 else max(0, i - 2))
         elif kind == 4:
-            parents.append(i - 1 if i < n // 3 else rng.randrange(n // 3))
+            parents.append(i - 1 if i < max(1, n // 3) else rng.randrange(max(1, n // 3)))
         else:
             parents.append(rng.randrange(max(0, i - 20), i))
     return parents
