@@ -36,6 +36,9 @@ cdef enum:
     _FOREST_SIGNALS = 0xFFFF
     # Siblings that released one block each are sorted as one run from this many on.
     _FOREST_RUN = 8
+    # The play: a taken vertex's released children join the queue as one sorted run (one
+    # item) from this many on.
+    _PLAY_RUN = 64
     # The value's records have 32-bit ids: from this many nodes on, the 64-bit slots.
     _FOREST_WIDE = 0x7FFFFFFF
 
@@ -289,8 +292,8 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
             a[j] = x
         return OK
     # The bytes the keys do not all share (the others need no pass), then their counts:
-    # int64 keys are below max - min, float64 keys differ where some key differs from the
-    # first one.
+    # int64 keys are at most max - min (every byte up to its highest one may differ),
+    # float64 keys differ where some key differs from the first one.
     if coin_t is int64_t:
         low = a[0]
         high = a[0]
@@ -301,6 +304,10 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
                 high = a[i]
         base = <uint64_t> low
         differ = (<uint64_t> high) - base
+        d = 0
+        while d < 8 and (differ >> (8 * d)) != 0:
+            d += 1
+        differ = (~(<uint64_t> 0)) >> (64 - 8 * d) if d > 0 else 0
     else:
         first_key = _key(a[0])
         differ = 0
@@ -358,6 +365,67 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
         for i in range(m):
             a[i] = _from_sort_key(spare[i], base, &x)
     return OK
+
+
+cdef int _sort_ids_by_key(int64_t *ids, int64_t m, const coin_t *K) except -1 nogil:
+    """Order ids[0:m] by K[id], the largest first, keeping their order on ties (a stable LSD
+    radix sort on bytes, as ``_sort_ascending``). O(m); NO_MEMORY when scratch is refused.
+    Given ids in increasing order, the result is the tie rule's order: the larger key, then
+    the lower id."""
+    cdef uint64_t *keys = NULL
+    cdef uint64_t *keys_to = NULL
+    cdef int64_t *ids_to = NULL
+    cdef uint64_t *swap_keys
+    cdef int64_t *swap_ids
+    cdef int64_t counts[256]
+    cdef int64_t i, j, offset, count
+    cdef int d
+    cdef uint64_t differ = 0, base = 0, key
+    cdef coin_t low
+    if m < 2:
+        return OK
+    try:
+        keys = <uint64_t *> malloc(m * sizeof(uint64_t))
+        keys_to = <uint64_t *> malloc(m * sizeof(uint64_t))
+        ids_to = <int64_t *> malloc(m * sizeof(int64_t))
+        if keys == NULL or keys_to == NULL or ids_to == NULL:
+            return NO_MEMORY
+        if coin_t is int64_t:
+            low = K[ids[0]]
+            for i in range(1, m):
+                if K[ids[i]] < low:
+                    low = K[ids[i]]
+            base = <uint64_t> low
+        for i in range(m):
+            keys[i] = ~_sort_key(K[ids[i]], base)  # complemented: ascending is largest first
+            differ |= keys[i] ^ keys[0]
+        for d in range(8):
+            if not (differ >> (8 * d)) & 255:
+                continue
+            if m > _FOREST_SIGNALS:
+                _forest_signals(0)
+            memset(counts, 0, sizeof(counts))
+            for i in range(m):
+                counts[(keys[i] >> (8 * d)) & 255] += 1
+            offset = 0
+            for j in range(256):
+                count = counts[j]
+                counts[j] = offset
+                offset += count
+            for i in range(m):
+                j = counts[(keys[i] >> (8 * d)) & 255]
+                counts[(keys[i] >> (8 * d)) & 255] = j + 1
+                keys_to[j] = keys[i]
+                ids_to[j] = ids[i]
+            swap_keys = keys
+            keys = keys_to
+            keys_to = swap_keys
+            memcpy(ids, ids_to, m * sizeof(int64_t))
+        return OK
+    finally:
+        free(keys)
+        free(keys_to)
+        free(ids_to)
 
 
 cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) except -1 nogil:
@@ -956,24 +1024,27 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
 
 # -- heaps of items for the play ----------------------------------------------------------------
 
-cdef inline bint _q_before(const coin_t *key, int64_t a, int64_t b) noexcept nogil:
-    """The larger key first, then the lower item."""
-    return key[a] > key[b] or (key[a] == key[b] and a < b)
+cdef inline bint _q_before(const coin_t *key, const int64_t *rank, int64_t a,
+                           int64_t b) noexcept nogil:
+    """The larger key first, then the lower rank."""
+    return key[a] > key[b] or (key[a] == key[b] and rank[a] < rank[b])
 
 
-cdef void _q_push(int64_t *heap, int64_t *size, const coin_t *key, int64_t item) noexcept nogil:
+cdef void _q_push(int64_t *heap, int64_t *size, const coin_t *key, const int64_t *rank,
+                  int64_t item) noexcept nogil:
     cdef int64_t i = size[0], parent
     size[0] += 1
     while i > 0:
         parent = (i - 1) >> 1
-        if not _q_before(key, item, heap[parent]):
+        if not _q_before(key, rank, item, heap[parent]):
             break
         heap[i] = heap[parent]
         i = parent
     heap[i] = item
 
 
-cdef int64_t _q_pop(int64_t *heap, int64_t *size, const coin_t *key) noexcept nogil:
+cdef int64_t _q_pop(int64_t *heap, int64_t *size, const coin_t *key,
+                    const int64_t *rank) noexcept nogil:
     cdef int64_t top = heap[0], item, i = 0, child
     size[0] -= 1
     if size[0] > 0:
@@ -982,9 +1053,9 @@ cdef int64_t _q_pop(int64_t *heap, int64_t *size, const coin_t *key) noexcept no
             child = 2 * i + 1
             if child >= size[0]:
                 break
-            if child + 1 < size[0] and _q_before(key, heap[child + 1], heap[child]):
+            if child + 1 < size[0] and _q_before(key, rank, heap[child + 1], heap[child]):
                 child += 1
-            if not _q_before(key, heap[child], item):
+            if not _q_before(key, rank, heap[child], item):
                 break
             heap[i] = heap[child]
             i = child
@@ -1145,6 +1216,11 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
     cdef int64_t *fheap = NULL
     cdef int64_t *qheap = NULL
     cdef int64_t *segments = NULL
+    cdef int64_t *qrank = NULL
+    cdef int64_t *runs = NULL       # the slots of the sorted runs, run after run
+    cdef int64_t *run_at = NULL     # per run: its next slot in runs[]
+    cdef int64_t *run_end = NULL
+    cdef int64_t n_runs = 0, runs_used = 0, items, first
     cdef uint8_t *released = NULL
     cdef coin_t *scoin = NULL
     cdef coin_t *K = NULL
@@ -1172,19 +1248,27 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
         first_child = <int64_t *> malloc(size * sizeof(int64_t))
         next_sib = <int64_t *> malloc(size * sizeof(int64_t))
         fheap = <int64_t *> malloc(size * sizeof(int64_t))
-        qheap = <int64_t *> malloc((n_rows + size) * sizeof(int64_t))
+        items = n_rows + size + size // _PLAY_RUN + 2
+        qheap = <int64_t *> malloc(items * sizeof(int64_t))
+        qrank = <int64_t *> malloc(items * sizeof(int64_t))
+        runs = <int64_t *> malloc(size * sizeof(int64_t))
+        run_at = <int64_t *> malloc((size // _PLAY_RUN + 2) * sizeof(int64_t))
+        run_end = <int64_t *> malloc((size // _PLAY_RUN + 2) * sizeof(int64_t))
         released = <uint8_t *> malloc(size * sizeof(uint8_t))
         scoin = <coin_t *> malloc(size * sizeof(coin_t))
         K = <coin_t *> malloc(size * sizeof(coin_t))
-        qkey = <coin_t *> malloc((n_rows + size) * sizeof(coin_t))
+        qkey = <coin_t *> malloc(items * sizeof(coin_t))
         values = _padded(<coin_t *> malloc((rc + 2) * sizeof(coin_t)))
         segments = <int64_t *> malloc((rc + 1) * sizeof(int64_t))
         rows = <Component *> malloc((n_rows if n_rows > 0 else 1) * sizeof(Component))
         if (sflat == NULL or spar == NULL or scomp == NULL or slot_of_node == NULL
                 or first_child == NULL or next_sib == NULL or fheap == NULL or qheap == NULL
                 or released == NULL or scoin == NULL or K == NULL or qkey == NULL
-                or values == NULL or segments == NULL or rows == NULL):
+                or values == NULL or segments == NULL or rows == NULL or qrank == NULL
+                or runs == NULL or run_at == NULL or run_end == NULL):
             return NO_MEMORY
+        for item in range(n_rows + size):
+            qrank[item] = item
         _slots_of(coins, starts, stops, n_rows, fbase, parents, removed, sflat, spar, scomp,
                   scoin, slot_of_node)
         status = _slot_blocks(S, spar, scoin, K, released, NULL, NULL, NULL, &ovf)
@@ -1215,19 +1299,63 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                         ovf = True
             if comp.left <= comp.right:
                 qkey[c] = _head(comp, values)
-                _q_push(qheap, &qsize, qkey, c)
+                _q_push(qheap, &qsize, qkey, qrank, c)
             base = top
-        for s in range(S):
-            if spar[s] < 0:
-                if released[s]:
-                    qkey[n_rows + s] = K[s]
-                    _q_push(qheap, &qsize, qkey, n_rows + s)
-                else:
-                    _min_push(fheap, &fsize, s)
+        # The roots, as the children of a taken vertex below.
+        s = -1
         while True:
             _forest_signals(t)
+            if s == -1:
+                ch = 0
+                while ch < S and spar[ch] >= 0:
+                    ch += 1
+            elif s >= 0:
+                ch = first_child[s]
+            else:
+                ch = -1  # a row's move: no vertex taken
+            # The children of the vertex just taken (the roots at first): the frozen ones
+            # wait in the min-heap; the released ones join the queue, as one sorted run
+            # (one item: its first slot) when there are many of them.
+            first = runs_used
+            while ch >= 0 and ch < S:
+                if released[ch]:
+                    runs[runs_used] = ch
+                    runs_used += 1
+                else:
+                    _min_push(fheap, &fsize, ch)
+                if s == -1:
+                    ch += 1
+                    while ch < S and spar[ch] >= 0:
+                        ch += 1
+                else:
+                    ch = next_sib[ch]
+            if runs_used - first >= _PLAY_RUN:
+                if _sort_ids_by_key(runs + first, runs_used - first, K) == NO_MEMORY:
+                    return NO_MEMORY
+                item = n_rows + S + n_runs
+                run_at[n_runs] = first
+                run_end[n_runs] = runs_used
+                n_runs += 1
+                qkey[item] = K[runs[first]]
+                qrank[item] = n_rows + runs[first]
+                _q_push(qheap, &qsize, qkey, qrank, item)
+            else:
+                for ch in range(first, runs_used):
+                    qkey[n_rows + runs[ch]] = K[runs[ch]]
+                    _q_push(qheap, &qsize, qkey, qrank, n_rows + runs[ch])
+                runs_used = first
             if qsize > 0:
-                item = _q_pop(qheap, &qsize, qkey)
+                item = _q_pop(qheap, &qsize, qkey, qrank)
+                if item >= n_rows + S:
+                    # A run: its first slot is taken, the run goes back with the next one.
+                    ch = item - n_rows - S
+                    s = runs[run_at[ch]]
+                    run_at[ch] += 1
+                    if run_at[ch] < run_end[ch]:
+                        qkey[item] = K[runs[run_at[ch]]]
+                        qrank[item] = n_rows + runs[run_at[ch]]
+                        _q_push(qheap, &qsize, qkey, qrank, item)
+                    item = n_rows + s
                 if item < n_rows:
                     comp = &rows[item]
                     from_left = values[comp.left] >= values[comp.right]
@@ -1254,7 +1382,8 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                         plus = not plus
                     if comp.left <= comp.right:
                         qkey[item] = _head(comp, values)
-                        _q_push(qheap, &qsize, qkey, item)
+                        _q_push(qheap, &qsize, qkey, qrank, item)
+                    s = -2  # no vertex taken: no children to offer
                     continue
                 s = item - n_rows
             elif fsize > 0:
@@ -1271,14 +1400,6 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
             else:
                 ovf |= sub_checked(total, coins[sflat[s]], &total)
             plus = not plus
-            ch = first_child[s]
-            while ch >= 0:
-                if released[ch]:
-                    qkey[n_rows + ch] = K[ch]
-                    _q_push(qheap, &qsize, qkey, n_rows + ch)
-                else:
-                    _min_push(fheap, &fsize, ch)
-                ch = next_sib[ch]
         value[0] = total
         return OVERFLOW if ovf or not _is_finite(total) else OK
     finally:
@@ -1290,6 +1411,10 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
         free(next_sib)
         free(fheap)
         free(qheap)
+        free(qrank)
+        free(runs)
+        free(run_at)
+        free(run_end)
         free(released)
         free(scoin)
         free(K)
@@ -2071,20 +2196,22 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
                               Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                               const uint8_t[::1] removed):
     """``_forest_play_into`` on Python numbers: ``(value, play, overflowed)``, the play a
-    list of ``(component, flat index, end)``."""
+    list of ``(component, flat index, end)``. Queue entries are ``(-key, rank, item)``: the
+    same order as the machine's queue (ranks are unique)."""
     cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t s, ch, item, e, lo, hi, p, t = 0
-    cdef list flat, par, component, coin, K, merged, first_child, next_sib, play = []
-    cdef list queue = [], frozen_roots = [], rows, values, segments
+    cdef int64_t s, ch, item, e, lo, hi, p, t = 0, S
+    cdef list flat, par, component, coin, K, first_child, next_sib, play = []
+    cdef list queue = [], frozen_roots = [], rows, values, segments, offered, runs = []
     cdef bytearray released
     cdef bint plus = True, from_left, overflowed
     cdef int end
     flat, par, component, coin, _ = _slots_exact(coins, starts, stops, n_rows, fbase,
                                                  parents, removed)
-    K, released, _, merged, overflowed = _slot_blocks_exact(par, coin)
-    first_child = [-1] * len(par)
-    next_sib = [-1] * len(par)
-    for s in range(len(par) - 1, -1, -1):
+    K, released, _, _, overflowed = _slot_blocks_exact(par, coin)
+    S = len(par)
+    first_child = [-1] * S
+    next_sib = [-1] * S
+    for s in range(S - 1, -1, -1):
         p = par[s]
         if p >= 0:
             next_sib[s] = first_child[p]
@@ -2096,19 +2223,46 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
             if type(x) is float and not isfinite(x):
                 overflowed = True
         if rows[c][2] <= rows[c][3]:
-            heapq.heappush(queue, (-_head_exact(values, rows[c][2], rows[c][3], False), c))
-    for s in range(len(par)):
-        if par[s] < 0:
-            if released[s]:
-                heapq.heappush(queue, (-K[s], n_rows + s))
-            else:
-                heapq.heappush(frozen_roots, s)
+            heapq.heappush(queue, (-_head_exact(values, rows[c][2], rows[c][3], False), c, c))
     total = _zero_of(coins)
+    s = -1
     while True:
         if (t & _FOREST_SIGNALS) == 0:
             PyErr_CheckSignals()
+        if s == -1:
+            children = [x for x in range(S) if par[x] < 0]
+        elif s >= 0:
+            children = []
+            ch = first_child[s]
+            while ch >= 0:
+                children.append(ch)
+                ch = next_sib[ch]
+        else:
+            children = []
+        offered = []
+        for ch in children:
+            if released[ch]:
+                offered.append(ch)
+            else:
+                heapq.heappush(frozen_roots, ch)
+        if len(offered) >= _PLAY_RUN:
+            offered.sort(key=lambda x: -K[x])  # stable: the lower slot first on ties
+            item = n_rows + S + len(runs)
+            runs.append([offered, 0])
+            heapq.heappush(queue, (-K[offered[0]], n_rows + offered[0], item))
+        else:
+            for ch in offered:
+                heapq.heappush(queue, (-K[ch], n_rows + ch, n_rows + ch))
         if queue:
-            item = heapq.heappop(queue)[1]
+            item = heapq.heappop(queue)[2]
+            if item >= n_rows + S:
+                run = runs[item - n_rows - S]
+                s = run[0][run[1]]
+                run[1] += 1
+                if run[1] < len(run[0]):
+                    ch = run[0][run[1]]
+                    heapq.heappush(queue, (-K[ch], n_rows + ch, item))
+                item = n_rows + s
             if item < n_rows:
                 row = rows[item]
                 values, segments = row[0], row[1]
@@ -2128,7 +2282,9 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
                     total = total + coins[p] if plus else total - coins[p]
                     plus = not plus
                 if row[2] <= row[3]:
-                    heapq.heappush(queue, (-_head_exact(values, row[2], row[3], False), item))
+                    heapq.heappush(queue, (-_head_exact(values, row[2], row[3], False), item,
+                                           item))
+                s = -2
                 continue
             s = item - n_rows
         elif frozen_roots:
@@ -2139,13 +2295,6 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
         t += 1
         total = total + coins[flat[s]] if plus else total - coins[flat[s]]
         plus = not plus
-        ch = first_child[s]
-        while ch >= 0:
-            if released[ch]:
-                heapq.heappush(queue, (-K[ch], n_rows + ch))
-            else:
-                heapq.heappush(frozen_roots, ch)
-            ch = next_sib[ch]
     return total, play, overflowed
 
 

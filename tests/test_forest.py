@@ -613,11 +613,29 @@ def _labelled(rng: random.Random, values: list, parents: list[int]) -> tuple[lis
     return new_values, new_parents
 
 
+def _wide_values(rng: random.Random, n: int) -> list[int]:
+    """Coins of every range: small with ties, up to 2^40 and 2^60 (the radix sorts' bytes),
+    multiples of 2^16 (bytes all equal below), two clusters 2^24 apart (a range whose low
+    bytes are zero while the coins' differ), one value."""
+    style = rng.randrange(6)
+    if style == 0:
+        return _random_values(rng, n)
+    if style == 5:
+        return [rng.choice([0, 2**24]) + rng.randint(-300, 300) for _ in range(n)]
+    if style == 1:
+        return [rng.randint(-2**40, 2**40) for _ in range(n)]
+    if style == 2:
+        return [rng.randint(-2**60, 2**60) for _ in range(n)]
+    if style == 3:
+        return [rng.randint(-2**20, 2**20) * 2**16 for _ in range(n)]
+    return [7] * n
+
+
 def test_large_forests_against_the_global_block_merging():
     rng = random.Random(32)
-    for _ in range(scaled(120)):
+    for _ in range(scaled(160)):
         n = rng.randint(50, 2500)
-        values, parents = _labelled(rng, _random_values(rng, n), _shape(rng, n))
+        values, parents = _labelled(rng, _wide_values(rng, n), _shape(rng, n))
         stacks = [_random_values(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 2))]
         game = Game(stacks=stacks, forest=(values, parents))
         expected = block_merging_value(stacks, values, parents)
