@@ -943,21 +943,26 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
     is released only when strictly above everything below it still unabsorbed, and the
     heaps pop ties by the lower slot. When not NULL: ``alive[s]`` is 1 for the released
     blocks no vertex absorbed, and the blocks s absorbed, in order, are merged_first[s],
-    merged_next[merged_first[s]], ... (-1 ends). O(n log n); NO_MEMORY on refused scratch.
+    merged_next[merged_first[s]], ... (-1 ends). ``coin`` may be ``K`` (each coin is read
+    before its slot's block is written). As in ``_forest_released``, a vertex's children
+    that released one block each are sorted as one chain (by key, then slot) from
+    _FOREST_RUN of them on. O(n log n); NO_MEMORY on refused scratch.
     """
     cdef int64_t *order = NULL
-    cdef int64_t *acc = NULL
+    cdef int64_t *kids = NULL
     cdef int64_t *CH = NULL
     cdef int64_t *SB = NULL
+    cdef int64_t *run = NULL
+    cdef void *grown
     cdef int kind
-    cdef int64_t size = n if n > 0 else 1, j, count, u, h, x, p, last
+    cdef int64_t size = n if n > 0 else 1, j, count, u, h, x, p, last, q, nx, r, run_size = 0
     cdef coin_t d
     cdef bint odd, ovf = False
     try:
-        acc = <int64_t *> malloc(size * sizeof(int64_t))
+        kids = <int64_t *> malloc(size * sizeof(int64_t))
         CH = <int64_t *> malloc(size * sizeof(int64_t))
         SB = <int64_t *> malloc(size * sizeof(int64_t))
-        if acc == NULL or CH == NULL or SB == NULL:
+        if kids == NULL or CH == NULL or SB == NULL:
             return NO_MEMORY
         kind = _children_first_kind(n, par)
         count = n
@@ -965,15 +970,43 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
             order = <int64_t *> malloc(size * sizeof(int64_t))
             if order == NULL:
                 return NO_MEMORY
-            count = _kahn_order(n, par, order, acc)
+            count = _kahn_order(n, par, order, kids)
         for u in range(n):
-            acc[u] = -1
+            kids[u] = -1
             if alive != NULL:
                 alive[u] = 0
         for j in range(count):
             _forest_signals(j)
             u = _order_at(kind, n, order, j)
-            h = acc[u]
+            # The children's heaps: the one-block ones set aside, the others melded.
+            h = -1
+            r = 0
+            q = kids[u]
+            while q >= 0:
+                nx = SB[q]
+                SB[q] = -1
+                if CH[q] < 0:
+                    if r >= run_size:
+                        run_size = 2 * run_size + 16
+                        grown = PyMem_RawRealloc(run, run_size * sizeof(int64_t))
+                        if grown == NULL:
+                            return NO_MEMORY
+                        run = <int64_t *> grown
+                    run[r] = q
+                    r += 1
+                else:
+                    h = _ph_meld(K, CH, SB, h, q)
+                q = nx
+            if r >= _FOREST_RUN:
+                # One chain in the heaps' order: slots ascending, then by key (stable).
+                if _sort_slots_then_keys(run, r, K) == NO_MEMORY:
+                    return NO_MEMORY
+                for x in range(r - 1):
+                    CH[run[x]] = run[x + 1]
+                h = _ph_meld(K, CH, SB, h, run[0])
+            else:
+                for x in range(r):
+                    h = _ph_meld(K, CH, SB, h, run[x])
             d = coin[u]
             odd = True
             last = -1
@@ -1012,14 +1045,29 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
                 ovf = True  # beyond the float range: no comparison can be trusted
             p = par[u]
             if p >= 0 and h >= 0:
-                acc[p] = _ph_meld(K, CH, SB, acc[p], h)
+                SB[h] = kids[p]
+                kids[p] = h
         overflow[0] |= ovf
         return OK
     finally:
         free(order)
-        free(acc)
+        free(kids)
         free(CH)
         free(SB)
+        free(run)
+
+
+cdef int _sort_slots_then_keys(int64_t *ids, int64_t m, const coin_t *K) except -1 nogil:
+    """ids[0:m] in the heaps' order: the larger key first, then the lower slot."""
+    cdef uint64_t *spare = <uint64_t *> malloc(m * sizeof(uint64_t))
+    if spare == NULL:
+        return NO_MEMORY
+    try:
+        if _sort_ascending(ids, m, spare) == NO_MEMORY:
+            return NO_MEMORY
+    finally:
+        free(spare)
+    return _sort_ids_by_key(ids, m, K)
 
 
 # -- heaps of items for the play ----------------------------------------------------------------
@@ -1668,6 +1716,78 @@ cdef int _grow_treap_cells(RowWindows rows, int64_t extra) except -1:
     return 0
 
 
+cdef void _treap_pull_all(_Win *w, coin_t *val, coin_t *alt, int64_t i) noexcept nogil:
+    """Sizes and alternating sums of the subtree of i, children first (depth O(log n))."""
+    if i == w.nil:
+        return
+    _treap_pull_all(w, val, alt, w.tl[i])
+    _treap_pull_all(w, val, alt, w.tr[i])
+    _w_pull(w, val, alt, i)
+
+
+cdef int64_t _treap_union(_Win *w, coin_t *val, coin_t *alt, int64_t a,
+                          int64_t b) noexcept nogil:
+    """One treap of the nodes of two (O(m log(n / m)) for m nodes in the smaller)."""
+    cdef int64_t t, before, after
+    if a == w.nil:
+        return b
+    if b == w.nil:
+        return a
+    if w.pri[a] < w.pri[b]:
+        t = a
+        a = b
+        b = t
+    _w_split(w, val, alt, b, a, &before, &after)
+    w.tl[a] = _treap_union(w, val, alt, w.tl[a], before)
+    w.tr[a] = _treap_union(w, val, alt, w.tr[a], after)
+    _w_pull(w, val, alt, a)
+    return a
+
+
+cdef int _treap_of_slots(_Win *w, coin_t *val, coin_t *alt, int64_t node0,
+                         const uint8_t *alive, int64_t n, coin_t *K) except -1 nogil:
+    """Put the slots s with ``alive[s]`` in the treap (node node0 + s, value K[s]) at once:
+    sorted by the treap's order (radix), built in O(m) on that order (the usual stack of
+    the right spine), its sums computed children first, then joined to the rows' blocks.
+    The same treap as inserting them one by one (a treap is fixed by its order and its
+    priorities), without O(m log m) random accesses. NO_MEMORY if scratch is refused."""
+    cdef int64_t *order = NULL
+    cdef int64_t *spine = NULL
+    cdef int64_t m = 0, s, i, top = 0, node, last
+    try:
+        order = <int64_t *> malloc((n if n > 0 else 1) * sizeof(int64_t))
+        spine = <int64_t *> malloc((n + 1) * sizeof(int64_t))
+        if order == NULL or spine == NULL:
+            return NO_MEMORY
+        for s in range(n):
+            if alive[s]:
+                order[m] = s
+                m += 1
+        if _sort_ids_by_key(order, m, K) == NO_MEMORY:
+            return NO_MEMORY
+        for i in range(m):
+            node = node0 + order[i]
+            val[node] = K[order[i]]
+            w.tl[node] = w.nil
+            w.tr[node] = w.nil
+            last = w.nil
+            while top > 0 and w.pri[spine[top - 1]] < w.pri[node]:
+                top -= 1
+                last = spine[top]
+            w.tl[node] = last
+            if top > 0:
+                w.tr[spine[top - 1]] = node
+            spine[top] = node
+            top += 1
+        if m > 0:
+            _treap_pull_all(w, val, alt, spine[0])
+            w.root = _treap_union(w, val, alt, w.root, spine[0])
+        return OK
+    finally:
+        free(order)
+        free(spine)
+
+
 cdef class ForestWindows:
     """Live rows, stacks and a forest (the Engine's position): the value, the move of the
     one tie rule, and any move by either side.
@@ -1818,13 +1938,20 @@ cdef class ForestWindows:
             for s in range(S):
                 if self.spar[s] < 0:
                     _min_push(self.roots, &self.roots_size, s)
-                if alive[s]:
-                    self._treap_add(s)
-                elif not self.released[s]:
+                if not alive[s] and not self.released[s]:
                     if self.is_float:
                         self.frozen_f += self.K_f[s]
                     else:
                         self.frozen_i += self.K_i[s]
+            with nogil:
+                if self.is_float:
+                    st = _treap_of_slots(&self.rows.w, self.rows.val_f, self.rows.alt_f,
+                                         self.node0, alive, S, self.K_f)
+                else:
+                    st = _treap_of_slots(&self.rows.w, self.rows.val_i, self.rows.alt_i,
+                                         self.node0, alive, S, self.K_i)
+            if st == NO_MEMORY:
+                raise MemoryError()
             x = 0
             for c in range(self.k):
                 self.stack_top[c] = x
