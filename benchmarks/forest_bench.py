@@ -18,8 +18,12 @@ Needs NumPy (to build the inputs).
 
 from __future__ import annotations
 
-import argparse
 import os
+
+# NumPy's BLAS threads spin after each call: on a busy machine they only add noise here.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
 import statistics
 import sys
 import time

@@ -58,8 +58,37 @@ cdef extern from *:
     #else
     #define coinsrow_prefetch(p) ((void)0)
     #endif
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Ask for transparent huge pages (2 MiB) over the aligned middle of a big scratch
+       array: a few page faults instead of one per 4 KiB, and fewer TLB misses for the
+       heaps' random accesses. Advice only; a no-op elsewhere. */
+    static void coinsrow_huge_pages(void *p, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const uintptr_t huge = (uintptr_t)1 << 21;
+        uintptr_t start, end;
+        if (p == NULL || n < 2 * huge)
+            return;
+        start = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+        end = ((uintptr_t)p + n) & ~(huge - 1);
+        if (end > start)
+            (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+    #else
+        (void)p;
+        (void)n;
+    #endif
+    }
     """
     void coinsrow_prefetch(const void *p) noexcept nogil
+    void coinsrow_huge_pages(void *p, size_t n) noexcept nogil
+
+
+cdef inline void *_scratch(size_t n) noexcept nogil:
+    """malloc, with huge pages asked for when it is big."""
+    cdef void *p = malloc(n)
+    coinsrow_huge_pages(p, n)
+    return p
 
 
 cdef inline int _forest_signals(int64_t step) except -1 nogil:
@@ -456,7 +485,7 @@ cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) 
             ascending = False
             break
     if not ascending:
-        spare = <uint64_t *> malloc(m * sizeof(uint64_t))
+        spare = <uint64_t *> _scratch(m * sizeof(uint64_t))
         if spare == NULL:
             return NO_MEMORY
         try:
@@ -547,9 +576,9 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef coin_t d, key
     cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
     try:
-        N = <_Node *> malloc(size * sizeof(_Node))
-        kids = <int32_t *> malloc(size * sizeof(int32_t))
-        stack = <coin_t *> malloc(size * sizeof(coin_t))
+        N = <_Node *> _scratch(size * sizeof(_Node))
+        kids = <int32_t *> _scratch(size * sizeof(int32_t))
+        stack = <coin_t *> _scratch(size * sizeof(coin_t))
         if N == NULL or kids == NULL or stack == NULL:
             return NO_MEMORY
         for j in range(n):
@@ -562,7 +591,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 after &= parents[j] > j
         kind = 0 if before else (1 if after else 2)
         if kind == 2:
-            order = <int32_t *> malloc(size * sizeof(int32_t))
+            order = <int32_t *> _scratch(size * sizeof(int32_t))
             if order == NULL:
                 return NO_MEMORY
             for j in range(n):
@@ -665,6 +694,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                         if grown == NULL:
                             return NO_MEMORY
                         spare = <uint64_t *> grown
+                        coinsrow_huge_pages(spare, r * sizeof(uint64_t))
                         run_size = r
                     if _sort_ascending(stack, r, spare) == NO_MEMORY:
                         return NO_MEMORY
@@ -959,9 +989,9 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
     cdef coin_t d
     cdef bint odd, ovf = False
     try:
-        kids = <int64_t *> malloc(size * sizeof(int64_t))
-        CH = <int64_t *> malloc(size * sizeof(int64_t))
-        SB = <int64_t *> malloc(size * sizeof(int64_t))
+        kids = <int64_t *> _scratch(size * sizeof(int64_t))
+        CH = <int64_t *> _scratch(size * sizeof(int64_t))
+        SB = <int64_t *> _scratch(size * sizeof(int64_t))
         if kids == NULL or CH == NULL or SB == NULL:
             return NO_MEMORY
         kind = _children_first_kind(n, par)
@@ -1198,7 +1228,7 @@ cdef int _forest_value_into(const coin_t[::1] coins, const int64_t[::1] starts,
         for c in range(k):
             if components[c].left <= components[c].right:
                 m += components[c].right - components[c].left + 1
-        keys = <coin_t *> malloc((m + live + 1) * sizeof(coin_t))
+        keys = <coin_t *> _scratch((m + live + 1) * sizeof(coin_t))
         if keys == NULL:
             return NO_MEMORY
         m = 0
