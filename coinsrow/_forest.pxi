@@ -620,6 +620,14 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 u = order[j]
                 w = order[j + _FOREST_AHEAD] if j + _FOREST_AHEAD < count else -1
                 near = order[j + _FOREST_AHEAD // 2] if j + _FOREST_AHEAD // 2 < count else -1
+                if j + 2 * _FOREST_AHEAD < count:
+                    # Kahn's order jumps around memory: what a vertex further ahead reads
+                    # first (its parent, coin, list, record) is requested now.
+                    x = order[j + 2 * _FOREST_AHEAD]
+                    coinsrow_prefetch(&parents[x])
+                    coinsrow_prefetch(&coins[fbase + x])
+                    coinsrow_prefetch(&kids[x])
+                    coinsrow_prefetch(&N[x])
             j += 1
             if any_removed and removed[u]:
                 continue
