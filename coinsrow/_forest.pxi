@@ -15,7 +15,9 @@
 # Three uses, three variants of the same loop:
 # - forest_value: the value alone. Ties do not matter; siblings that released one block each
 #   (leaves, mostly) are sorted as one run (radix sort) and laid as a chain, which pops in
-#   O(1). Rows and stacks go through the Fusion and Fruitless of _rows.pxi.
+#   O(1); a run, or a heap going up a chain of only children (a path), lives in an array (a
+#   stack) until it meets a vertex with other children. Rows and stacks go through the
+#   Fusion and Fruitless of _rows.pxi.
 # - forest_play: the stacks' coins and the forest's nodes are "slots" (stacks first, top to
 #   bottom, then the nodes by index). A block is released only when strictly above H(u), and
 #   H(u) pops ties by the lower slot. The play repeats the one tie rule of a position: the
