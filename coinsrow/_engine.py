@@ -184,7 +184,7 @@ class Engine:
                 self._pop(0, move == "left")
                 return played
         elif move.__class__ is Move:
-            # The hot paths: a Move on a row or a root, checked without building anything.
+            # The hot path: a Move on a row, checked without building anything.
             kind, c, end, position, coin = move
             if kind == "row" and c.__class__ is int and 0 <= c < self._n_rows:
                 start, stop = self._starts[c], self._stops[c]
@@ -194,14 +194,6 @@ class Engine:
                             and coin == self._data[flat]):
                         self._pop(c, end == "left")
                         return move
-            elif kind == "tree" and c.__class__ is int and self._forest is not None:
-                forest = self._forest
-                if (0 <= c < forest.size and end == "root" and position == c
-                        and forest.is_root(c) and coin == self._data[forest.base + c]):
-                    self._windows.take_node(c)
-                    forest.take(c)
-                    self._left -= 1
-                    return move
         try:
             component, flat, _, played = resolve(move, self._where())
         except MoveError as error:
