@@ -15,8 +15,10 @@ Arrow inputs (skipped without it).
    a self-play through ``best_move()``/``take()``, and ``simulate(game, "greedy",
    "optimal")``. O(n log k) gives a ratio of about 5.5 for 5 times the coins.
 
-The machine may be shared: every measurement is the median of ``--repeat`` runs, and the
-sizes and inputs being compared are timed interleaved, in one process. Read the ratios.
+The machine may be shared: times are CPU times of this process (``time.process_time``: the
+code is single-threaded, so the time it waits for a core is not counted), each the median of
+``--repeat`` runs, the inputs and sizes being compared timed interleaved in one process. Read
+the ratios.
 """
 
 from __future__ import annotations
@@ -59,13 +61,13 @@ def plain_c() -> Callable[[np.ndarray], int]:
 
 
 def medians(tasks: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """Median wall time of each task, the tasks run interleaved ``repeat`` times."""
+    """Median CPU time of each task, the tasks run interleaved ``repeat`` times."""
     times: dict[str, list[float]] = {name: [] for name in tasks}
     for _ in range(repeat):
         for name, task in tasks.items():
-            start = time.perf_counter()
+            start = time.process_time()
             task()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(time.process_time() - start)
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 

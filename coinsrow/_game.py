@@ -333,8 +333,17 @@ class Game:
     Two players alternately take one coin: from either end of a row, or from the top of a
     stack (``stack[0]`` is the top). ``Game`` is immutable and hashable.
 
+    ``rows`` and ``stacks`` are sequences of components (lists, tuples, NumPy arrays, any
+    numeric buffer) or a pyarrow list array (``ListArray``, ``LargeListArray``,
+    ``FixedSizeListArray``, or a ``ChunkedArray`` of them). Building costs O(n + k): one
+    compiled pass packs the coins into one buffer (one Arrow array of int64 or float64 coins
+    is read in place, without a copy); only components of exact numbers (big ints,
+    ``Fraction``, ``Decimal``) are normalised one by one in Python. docs/positions.md.
+
     ``value()`` and ``profits()`` cost O(n log k) for n coins in k rows and stacks (O(n) for
-    one row), with Idziaszek's Fusion, Fruitless and Greedy principles.
+    one row), with Idziaszek's Fusion, Fruitless and Greedy principles. ``take()`` costs
+    O(log k) (the positions share the coins and all but O(log k) of the components' bounds),
+    ``len()`` O(1), and a whole self-play through ``best_move()``/``take()`` O(n log k).
 
     >>> g = Game(rows=[[3, 2, 2, 3, 1, 2]], stacks=[[1, 5]])
     >>> g.value(), g.profits(), len(g)

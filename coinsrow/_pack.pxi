@@ -205,10 +205,11 @@ cdef bint _pack_buffer(object item, int64_t *out, int64_t n, bint *floats, int64
     return ok
 
 
-cdef bint _pack_span(PackSpan span, int64_t *out, int64_t n, bint *floats, int64_t done,
-                     int64_t *offsets, int64_t at):
+cdef bint _pack_span(PackSpan span, int64_t *out, int64_t n, Py_ssize_t components,
+                     bint *floats, int64_t done, int64_t *offsets, int64_t at):
     """Copy a span's coins to out[0:n] and its list offsets, shifted to ``done``, to
-    offsets[1:]; False if it is not a valid span of n coins."""
+    offsets[at + 1:at + components + 1]; False if it is not a valid span of n coins in
+    ``components`` components."""
     cdef Py_buffer view
     cdef const int64_t[::1] offsets64
     cdef const int32_t[::1] offsets32
@@ -225,7 +226,7 @@ cdef bint _pack_span(PackSpan span, int64_t *out, int64_t n, bint *floats, int64
         offsets32 = span.offsets
         m = offsets32.shape[0]
         first = offsets32[0] if m else 0
-    if m == 0 or first < 0:
+    if m != components + 1 or first < 0:
         return False
     try:
         PyObject_GetBuffer(span.values, &view, PyBUF_FORMAT | PyBUF_STRIDES)
@@ -252,15 +253,22 @@ cdef bint _pack_span(PackSpan span, int64_t *out, int64_t n, bint *floats, int64
     return ok
 
 
+cdef extern from "Python.h":
+    # -1 with an exception set when the object has no length (a 0-dimensional buffer).
+    Py_ssize_t _pack_length "PyObject_Size"(object o) noexcept
+    void _pack_clear_error "PyErr_Clear"() noexcept
+
+
 cdef int64_t _pack_count(object item, tuple buffer_types, Py_ssize_t *components):
     """The number of coins of an item (a span: also its number of components), -1 if it
     is not a kind packed here."""
     cdef PackSpan span
-    cdef Py_ssize_t m
+    cdef Py_ssize_t m, length
+    cdef object kind = type(item)
     components[0] = 1
-    if type(item) is list:
+    if kind is list:
         return len(<list> item)
-    if type(item) is PackSpan:
+    if kind is PackSpan:
         span = <PackSpan> item
         offsets = memoryview(span.offsets)
         m = len(offsets)
@@ -268,11 +276,12 @@ cdef int64_t _pack_count(object item, tuple buffer_types, Py_ssize_t *components
             return -1
         components[0] = m - 1
         return offsets[m - 1] - offsets[0]
-    if type(item) in buffer_types:
-        try:
-            return len(item)
-        except TypeError:  # a 0-dimensional buffer
-            return -1
+    for accepted in buffer_types:
+        if kind is accepted:
+            length = _pack_length(item)
+            if length < 0:
+                _pack_clear_error()
+            return length
     return -1
 
 
@@ -298,10 +307,16 @@ def pack_components(list items, tuple buffer_types):
     cdef int64_t *out
     cdef int64_t *offsets
     marks = bytearray(n_items)
+    cdef uint8_t[::1] marked = marks
+    # Each item's coins and components, as counted before the buffers are allocated.
+    counts_array = _pack_clone(_pack_array("q"), 2 * n_items, False)
+    cdef int64_t *counts = <int64_t *> (<_pack_array_type> counts_array).data.as_longlongs
     for i in range(n_items):
         count = _pack_count(items[i], buffer_types, &each)
+        counts[2 * i] = count
+        counts[2 * i + 1] = each
         if count < 0:
-            marks[i] = 1
+            marked[i] = 1
             any_bad = True
         else:
             total += count
@@ -312,22 +327,23 @@ def pack_components(list items, tuple buffer_types):
     offsets = <int64_t *> offsets_array.data.as_longlongs
     offsets[0] = 0
     for i in range(n_items):
-        if marks[i]:
+        if marked[i]:
             continue
         item = items[i]
-        count = _pack_count(item, buffer_types, &each)
-        # Checked again: the coins and the offsets are never written past their ends, even
-        # if a list changed since it was counted.
-        ok = 0 <= count <= total - pos and at + each <= components
-        if ok:
-            if type(item) is list:
-                ok = _pack_list(<list> item, out + pos, count, &floats, pos)
-            elif type(item) is PackSpan:
-                ok = _pack_span(<PackSpan> item, out + pos, count, &floats, pos, offsets, at)
-            else:
-                ok = _pack_buffer(item, out + pos, count, &floats, pos)
+        count = counts[2 * i]
+        each = counts[2 * i + 1]
+        # Each copy checks the item again (a list's length, a buffer's shape, a span's
+        # offsets), so that nothing is written past the ends even if an item changed since
+        # it was counted.
+        if type(item) is list:
+            ok = _pack_list(<list> item, out + pos, count, &floats, pos)
+        elif type(item) is PackSpan:
+            ok = _pack_span(<PackSpan> item, out + pos, count, each, &floats, pos, offsets,
+                            at)
+        else:
+            ok = _pack_buffer(item, out + pos, count, &floats, pos)
         if not ok:
-            marks[i] = 1
+            marked[i] = 1
             any_bad = True
             continue
         pos += count
