@@ -280,3 +280,23 @@ def cooperative_max(coins: Buffer) -> tuple[Status, Any]:
 
 def cooperative_max_exact(coins: list[Any]) -> tuple[Status, Any]:
     """``cooperative_max`` on Python numbers."""
+
+# --- _pack.pxi ------------------------------------------------------------------------------
+
+class Packing(enum.IntEnum):
+    PACKED = 0
+    PACK_ELSEWHERE = 1
+
+@disjoint_base
+class PackSpan:
+    """Many components in one buffer: component j is ``values[offsets[j]:offsets[j + 1]]``."""
+
+    @property
+    def values(self) -> Any: ...
+    @property
+    def offsets(self) -> Any: ...
+    def __init__(self, values: Buffer, offsets: Buffer) -> None: ...
+
+def pack_components(items: list[Any], buffer_types: tuple[type, ...]) -> tuple[Packing, Any]:
+    """``(PACKED, (coins, offsets))`` or ``(PACK_ELSEWHERE, marks)``: the components packed
+    into one int64 or float64 buffer."""

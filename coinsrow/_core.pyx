@@ -22,3 +22,4 @@ include "_subrows.pxi"      # values of sub-rows (Intervals)
 include "_forest.pxi"       # forests of rooted trees, with rows and stacks
 include "_batch.pxi"        # many one-row games at once
 include "_cooperative.pxi"  # the cooperative maximum
+include "_pack.pxi"         # the coins of many components packed into one buffer
