@@ -25,8 +25,9 @@ from generators import ROW_STYLES, random_row
 Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
 
-# Names in _core that compute on no coins (argument checks, packing) and so have no twin.
-NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists"}
+# Names in _core that compute nothing on coins (argument checks, packing coins into one
+# buffer) and so have no twin.
+NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "pack_components"}
 
 
 def _kernel_names() -> list[str]:
