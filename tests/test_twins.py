@@ -26,8 +26,9 @@ Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
 
 # Names in _core that compute nothing on coins (argument checks, packing coins into one
-# buffer) and so have no twin.
-NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "pack_components"}
+# buffer, a span of an Arrow list array to pack) and so have no twin.
+NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "pack_components",
+               "PackSpan"}
 
 
 def _kernel_names() -> list[str]:
