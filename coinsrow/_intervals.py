@@ -39,7 +39,7 @@ class Intervals:
     A query costs O(sqrt(n) log n) in the worst case (proven in docs/subrows.md), O(log n) to
     O(log^2 n) when the two sides of the sub-row interleave little; at n = 10^6 a random query
     takes a few microseconds on every row family measured (V-shaped rows included). The build
-    takes O(n log n) time and O(n) memory (about 150 to 185 bytes per coin) plus the tables of
+    takes O(n log n) time and O(n) memory (about 140 to 185 bytes per coin) plus the tables of
     the heavily interleaved pairs of heavy paths: on V-shaped rows a few, at most (n + 1) / 4
     checkpoints of 16 bytes while that budget suffices; in the worst case O(n^1.5 log n) time
     and O(n log n) memory. Bounds follow Python's slice convention.
