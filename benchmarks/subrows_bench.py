@@ -8,7 +8,8 @@ Run from the repository root after ``python setup.py build_ext --inplace``. For 
 family it builds ``Intervals`` on n int64 coins (CPU seconds of the build; the structure's
 memory in bytes per coin, its pair tables and checkpoints), then answers random queries with
 ``Intervals.values``: ``random`` are uniform pairs start <= stop over 0..n (the goal's
-measure), ``wide`` have start in the first and stop in the last 1% of the row (the longest
+measure; ``value()`` times the same queries one ``Intervals.value`` call each, from a Python
+loop), ``wide`` have start in the first and stop in the last 1% of the row (the longest
 sub-rows, the slowest for a merge of the two sides). The last family, a triangle wave, is
 the pattern the worst-case bounds are written for (docs/subrows.md), not one of the goal's
 families. Times are CPU seconds of this process
@@ -113,6 +114,13 @@ def measure(name: str, n: int, count: int, repeat: int, seed: int, used: int) ->
             best = min(best, time.process_time() - start)
         digest.update(np.asarray(answers, dtype=np.int64).tobytes())
         result[kind + "_us"] = best / used * 1e6
+        if kind == "random":  # one call of Intervals.value per query, from Python
+            pairs = list(zip(starts.tolist(), stops.tolist()))
+            one = iv.value
+            start = time.process_time()
+            for a, b in pairs:
+                one(a, b)
+            result["value_us"] = (time.process_time() - start) / used * 1e6
     result["checksum"] = digest.hexdigest()[:12]
     return result
 
@@ -154,15 +162,17 @@ def main() -> None:
     for name in names:
         print(f"  {name:12s} {DESCRIPTIONS[name]}")
     header = (f"{'family':12s} {'build s':>8s} {'B/coin':>7s} {'tables':>6s} {'ckpts':>7s} "
-              f"{'spacing':>7s} {'random':>8s} {'wide':>8s}")
+              f"{'spacing':>7s} {'random':>8s} {'value()':>8s} {'wide':>8s}")
     if args.baseline:
-        header += f" | {'base build':>10s} {'base random':>11s} {'base wide':>10s} answers"
+        header += (f" | {'base build':>10s} {'base random':>11s} {'base value()':>12s} "
+                   f"{'base wide':>10s} answers")
     print(header)
     for name in names:
         r = measure(name, args.n, args.queries, args.repeat, args.seed, args.queries)
         line = (f"{name:12s} {r['build_s']:8.2f} {r.get('memory', 0) / (args.n + 1):7.1f} "
                 f"{r.get('table_pairs', 0):6d} {r.get('checkpoints', 0):7d} "
-                f"{r.get('spacing', 0):7d} {r['random_us']:8.2f} {r['wide_us']:8.2f}")
+                f"{r.get('spacing', 0):7d} {r['random_us']:8.2f} {r['value_us']:8.2f} "
+                f"{r['wide_us']:8.2f}")
         if args.baseline:
             used = min(args.baseline_queries or args.queries, args.queries)
             b = baseline(args.baseline, name, args.n, args.queries, args.baseline_repeat,
@@ -171,8 +181,8 @@ def main() -> None:
                 r["checksum"] = measure(name, args.n, args.queries, 1, args.seed,
                                         used)["checksum"]
             same = "equal" if b["checksum"] == r["checksum"] else "DIFFER"
-            line += (f" | {b['build_s']:10.2f} {b['random_us']:11.2f} {b['wide_us']:10.2f} "
-                     f"{same}")
+            line += (f" | {b['build_s']:10.2f} {b['random_us']:11.2f} {b['value_us']:12.2f} "
+                     f"{b['wide_us']:10.2f} {same}")
         print(line, flush=True)
 
 
