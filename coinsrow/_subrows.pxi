@@ -17,9 +17,9 @@
 # prefix sums F of the merge of the whole of X and Y, kept every ``spacing`` merged entries
 # (checkpoints). The worst case is O(sqrt(n) log n) a query; docs/subrows.md proves it.
 #
-# Numbers: every numeric step is one of five operations (a run of a path's alternating prefix
+# Numbers: every numeric step is one of six operations (a run of a path's alternating prefix
 # sums added to a register, a difference of two checkpoints, a register added to the total,
-# the bridge, a checkpoint stored). The machine structure performs them as it goes; the
+# the bridge, a register cleared, a checkpoint stored). The machine structure performs them as it goes; the
 # exact twin runs the same compiled planner on the ranks of its numbers, records the
 # operations and performs them on Python numbers in the same order, so that floats agree bit
 # for bit. int64: the heights stay below 2^59 (WINDOW_INT64_LIMIT), so no block (2^60) or
@@ -37,6 +37,7 @@ cdef extern from "Python.h":
 cdef bint _sr_interrupted() noexcept with gil:
     """Run the pending signal handlers; True when one raised (the exception is set)."""
     return _sr_signals_raw() < 0
+
 
 cdef enum:
     # A side of a window crosses at most log2(n + 1) light edges: at most 64 heavy paths.
@@ -886,8 +887,9 @@ cdef class SubRows:
 
     Built in O(n log n) time plus the pair tables (their merges; O(n^1.5 log n) in the worst
     case, far less on the usual rows), in O(n) memory plus the checkpoints (at most (n + 1) / 4
-    beyond two per table, O(n log n) in the worst case). A query costs O(sqrt(n) log n) in
-    the worst case, O(log n) when the two sides of the sub-row interleave little.
+    beyond two per table while that budget suffices, O(n log n) in the worst case). A query
+    costs O(sqrt(n) log n) in the worst case, O(log n) to O(log^2 n) when the two sides of the
+    sub-row interleave little.
 
     ``status`` is OK, OVERFLOW (int64 heights past WINDOW_INT64_LIMIT, float64 ones past
     1e300: use the exact twin, ``SubRowsExact``) or NOT_FINITE (``bad_index``).
