@@ -46,8 +46,10 @@ from typing import Any, NoReturn, TextIO
 
 import coinsrow
 
+from . import _play
 from ._dispatch import EXACT_DECIMAL
 from ._game import Game, Move
+from ._html import HTML_MAX_COINS, SUMMARY_MOVES
 from ._svg import format_number, game_svg, tidy_profits
 
 __all__ = ["main"]
@@ -398,6 +400,14 @@ def _write_svg(game: Game, path: str) -> None:
         raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
 
 
+def _write_html(game: Game, path: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(game.to_html())
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
 def _abbreviate(args: argparse.Namespace, out: TextIO) -> bool:
     if args.all:
         return False
@@ -414,6 +424,8 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
     totals = _running(moves, _zero(profits.first))
     if args.svg:
         _write_svg(game, args.svg)
+    if args.html:
+        _write_html(game, args.html)
     if args.json:
         kind = type(profits.first)
         document: dict[str, Any] = {"number_type": kind.__name__}
@@ -476,6 +488,8 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
     totals = _running(moves, _zero(optimal.first))
     if args.svg:
         _write_svg(game, args.svg)
+    if args.html:
+        _write_html(game, args.html)
     if args.json:
         kind = type(optimal.first)
         document: dict[str, Any] = {
@@ -613,6 +627,78 @@ def silver(argv: list[str], out: TextIO) -> int:
     return 0
 
 
+# -- playing against the engine ------------------------------------------------------------
+
+RANDOM_COINS = (1, 100)   # ``play --random N``: N whole coins drawn from this range
+
+
+def play_command(argv: list[str], out: TextIO) -> int:
+    """``coinsrow play``: a game in the terminal against the Engine (``coinsrow._play``)."""
+    parser = _Parser(
+        prog=f"{PROG} play",
+        description="Play against the engine, which plays optimally. Type a move: l or r "
+                    "(the left or right end) for one row; 'row I left', 'row I right', "
+                    "'stack I' for several rows and stacks; or hint (the best move and the "
+                    "value of the position), undo, quit, help. After each move: the coins "
+                    "left, both totals, and what the move gave away against optimal play "
+                    "(0 for a best move). Moves may come from a pipe, one a line: then a bad "
+                    "line is an error (exit status 2). Games with a forest are refused.",
+        epilog="Example: coinsrow play 1 2 1000 3 4 900;  printf 'l\\nr\\nr\\n' | coinsrow "
+               "play --json 3 2 2 3 1 2",
+    )
+    parser.add_argument("coins", nargs="*", metavar="COIN", help="the coins of one row")
+    parser.add_argument("-f", "--file", metavar="FILE",
+                        help="read the game from FILE (coins, or JSON as for 'coinsrow')")
+    parser.add_argument("--row", action="append", metavar="COINS",
+                        help="a row, e.g. --row \"3 1 2\" (repeatable)")
+    parser.add_argument("--stack", action="append", metavar="COINS",
+                        help="a stack, top coin first (repeatable)")
+    parser.add_argument("--float", action="store_true",
+                        help="read every coin as a binary float (default: exact)")
+    parser.add_argument("--random", type=int, metavar="N",
+                        help=f"a row of N random whole coins from {RANDOM_COINS[0]} to "
+                             f"{RANDOM_COINS[1]}")
+    parser.add_argument("--seed", type=int, metavar="S", help="seed for --random")
+    parser.add_argument("--engine-first", action="store_true",
+                        help="the engine moves first (default: you do)")
+    parser.add_argument("--json", action="store_true",
+                        help="end with one line of JSON: {\"human\": total, \"engine\": total, "
+                             "\"moves\": [{\"player\", \"kind\", \"index\", \"end\", "
+                             "\"coin\"}, ...]}")
+    args = parser.parse_intermixed_args(_protect_negatives(argv))
+    if "-" in [c.strip() for c in args.coins] or args.file == "-":
+        raise UsageError("play reads your moves from standard input: give the coins as "
+                         "arguments, with --row/--stack or with -f FILE")
+    if args.random is not None:
+        if args.coins or args.file or args.row or args.stack:
+            raise UsageError("--random N cannot be combined with coins, -f, --row or --stack")
+        if args.random < 1:
+            raise UsageError(f"--random {args.random}: a game needs at least one coin")
+        import random
+
+        rng = random.Random(args.seed)
+        game = Game(rows=[[rng.randint(*RANDOM_COINS) for _ in range(args.random)]])
+    elif args.seed is not None:
+        raise UsageError("--seed goes with --random N")
+    else:
+        game = read_game(args)
+    try:
+        outcome = _play.play(game, engine_first=args.engine_first, stdin=sys.stdin, out=out)
+    except _play.InputError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        kind = type(outcome.human)
+        document = {
+            "human": _json_number(outcome.human, kind),
+            "engine": _json_number(outcome.engine, kind),
+            "moves": [{"player": player, "kind": move.kind, "index": move.index,
+                       "end": move.end, "coin": _json_number(move.coin, kind)}
+                      for player, move in outcome.moves],
+        }
+        out.write(json.dumps(document) + "\n")
+    return 0
+
+
 # -- command line --------------------------------------------------------------------------
 
 
@@ -659,6 +745,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--all", action="store_true",
                         help="show every move (a terminal otherwise sees a long play shortened)")
     parser.add_argument("--svg", metavar="FILE", help="also draw the game and its play as SVG")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write a web page of the game stepping through its optimal "
+                             "play (one self-contained file, works offline); a game of more "
+                             f"than {HTML_MAX_COINS} coins gets a summary page (profits, value, "
+                             f"the first {SUMMARY_MOVES} moves) instead")
     parser.add_argument("--strategy", metavar="NAME",
                         help="the first player's strategy (optimal, greedy, parity, lookahead, "
                              "random); plays a game against --vs")
@@ -696,6 +787,8 @@ def _run(argv: list[str], out: TextIO) -> int:
         return demo(out)
     if argv and argv[0] == "silver":
         return silver(argv[1:], out)
+    if argv and argv[0] == "play":
+        return play_command(argv[1:], out)
     args = _parser().parse_intermixed_args(_protect_negatives(argv))
     if args.strategy or args.vs:
         return versus(args, out)

@@ -142,7 +142,15 @@ class Engine:
         >>> len(e), e.game.rows
         (2, ((5, 1),))
         """
-        if move.__class__ is Move:
+        if move.__class__ is str and self._one_row:
+            # The hot path of a one-row game: an end by its name.
+            start, stop = self._starts[0], self._stops[0]
+            if start < stop and (move == "left" or move == "right"):
+                flat = start if move == "left" else stop - 1
+                played = _new_move(("row", 0, move, flat - self._bases[0], self._data[flat]))
+                self._pop(0, move == "left")
+                return played
+        elif move.__class__ is Move:
             # The hot path: a Move on a row, checked without building anything.
             kind, c, end, position, coin = move
             if kind == "row" and c.__class__ is int and 0 <= c < self._n_rows:

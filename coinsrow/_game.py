@@ -9,10 +9,25 @@ position shares the coins. Every answer is computed by a kernel through ``_dispa
 from __future__ import annotations
 
 import numbers
+import sys
 from array import array
 from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import Decimal
-from typing import Any, NamedTuple, cast
+from fractions import Fraction
+from types import GenericAlias
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Literal,
+    NamedTuple,
+    Protocol,
+    SupportsFloat,
+    SupportsIndex,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from ._coins import FLOAT64, Column, column, describe
 from ._dispatch import Answer, Coins, Number, run, span, storage
@@ -24,11 +39,25 @@ __all__ = ["Game", "Move", "Number", "Profits", "best_move", "play", "profits", 
 _SVG_MAX_COINS = 5000
 
 
-class Profits(NamedTuple):
-    """What each player collects: ``first`` is the player to move."""
+NumberT = TypeVar("NumberT", bound=Number)
 
-    first: Number
-    second: Number
+_PROFITS_DOC = """What each player collects: ``first`` is the player to move.
+
+    ``Profits[int]`` for a row of ints (``Profits[float]``, ``Profits[Fraction]``,
+    ``Profits[Decimal]`` likewise), so that ``p.first + p.second`` type-checks.
+    """
+
+if TYPE_CHECKING or sys.version_info >= (3, 11):
+    class Profits(NamedTuple, Generic[NumberT]):
+        first: NumberT
+        second: NumberT
+else:  # a NamedTuple can be generic from Python 3.11 on; Profits[int] works here too
+    class Profits(NamedTuple):
+        first: Any
+        second: Any
+
+    Profits.__class_getitem__ = classmethod(GenericAlias)
+Profits.__doc__ = _PROFITS_DOC
 
 
 class _Line:
@@ -336,6 +365,25 @@ class Game:
         return Game._position(self._coins, starts, stops, line,
                               t + 1 if line is not None else 0, forest)
 
+    def to_html(self) -> str:
+        """A self-contained web page (one HTML string: inline SVG, a style sheet and a little
+        JavaScript, nothing loaded from elsewhere, works offline) of this position and an
+        optimal play from it: buttons step forward and back or play the whole optimal play,
+        with the running totals and the value of every position. The address may name a step
+        (``page.html#step=3``, ``#end``, ``#play``).
+
+        Games of more than 5000 coins get a summary page instead: their size, the profits,
+        the value and the first 20 moves of the optimal play, without the picture. O(n log k)
+        (O(n log n) with a forest).
+
+        >>> page = Game(rows=[[3, 2, 2, 3, 1, 2]]).to_html()
+        >>> page.startswith("<!DOCTYPE html>"), "<script src" in page
+        (True, False)
+        """
+        from ._html import game_html
+
+        return game_html(self)
+
     def _repr_svg_(self) -> str | None:
         """The position and its optimal play as an SVG picture (shown by Jupyter)."""
         if len(self) > _SVG_MAX_COINS:
@@ -347,6 +395,23 @@ class Game:
 
 # -- one row ------------------------------------------------------------------------------
 
+# The one-row functions' result types follow the coins' (static) type; a row mixing number
+# kinds gets the union, and any row is accepted at run time. (An int array also matches the
+# float array's protocol, and typeshed calls every memoryview a sequence of ints: the first
+# match is the right one, hence the ignored overlaps.)
+if TYPE_CHECKING:
+    class _IntArray(Protocol):
+        """A NumPy array of an integer dtype (its ``item()`` is a Python int)."""
+
+        def item(self) -> int: ...
+        def __len__(self) -> int: ...
+
+    class _FloatArray(Protocol):
+        """A NumPy array of a floating dtype (its ``item()`` is a Python float)."""
+
+        def item(self) -> float: ...
+        def __len__(self) -> int: ...
+
 
 def row_coins(row: Any, name: str = "row") -> Coins:
     """The storage of one row for the one-row functions (a buffer is read where it is)."""
@@ -356,7 +421,29 @@ def row_coins(row: Any, name: str = "row") -> Coins:
     return storage([col], 1, [name], copy=False, where=name)
 
 
-def value(row: Any) -> Number:
+@overload
+def value(row: _IntArray, *,  # type: ignore[overload-overlap]
+          threads: int | None = None) -> int: ...
+@overload
+def value(row: _FloatArray, *, threads: int | None = None) -> float: ...
+@overload
+def value(row: memoryview, *,  # type: ignore[overload-overlap]
+          threads: int | None = None) -> int | float: ...
+@overload
+def value(row: Iterable[int], *, threads: int | None = None) -> int: ...
+@overload
+def value(row: Iterable[SupportsIndex], *, threads: int | None = None) -> int: ...
+@overload
+def value(row: Iterable[float], *, threads: int | None = None) -> float: ...
+@overload
+def value(row: Iterable[Fraction], *, threads: int | None = None) -> Fraction: ...
+@overload
+def value(row: Iterable[Decimal], *, threads: int | None = None) -> Decimal: ...
+@overload
+def value(row: Iterable[SupportsFloat], *, threads: int | None = None) -> Number: ...
+
+
+def value(row: Any, *, threads: int | None = None) -> Number:
     """The advantage of the player to move on one row, both playing optimally.
 
     Own total minus the opponent's; ``0`` for an empty row. Exact: ints give an ``int``
@@ -375,7 +462,30 @@ def value(row: Any) -> Number:
     return answer
 
 
-def profits(row: Any) -> Profits:
+@overload
+def profits(row: _IntArray, *,  # type: ignore[overload-overlap]
+            threads: int | None = None) -> Profits[int]: ...
+@overload
+def profits(row: _FloatArray, *, threads: int | None = None) -> Profits[float]: ...
+@overload
+def profits(row: memoryview, *,  # type: ignore[overload-overlap]
+            threads: int | None = None) -> Profits[int] | Profits[float]: ...
+@overload
+def profits(row: Iterable[int], *, threads: int | None = None) -> Profits[int]: ...
+@overload
+def profits(row: Iterable[SupportsIndex], *, threads: int | None = None) -> Profits[int]: ...
+@overload
+def profits(row: Iterable[float], *, threads: int | None = None) -> Profits[float]: ...
+@overload
+def profits(row: Iterable[Fraction], *, threads: int | None = None) -> Profits[Fraction]: ...
+@overload
+def profits(row: Iterable[Decimal], *, threads: int | None = None) -> Profits[Decimal]: ...
+@overload
+def profits(row: Iterable[SupportsFloat], *,
+            threads: int | None = None) -> Profits[Number]: ...
+
+
+def profits(row: Any, *, threads: int | None = None) -> Profits:
     """``Profits(first, second)`` on one row. O(n).
 
     Exact numbers: ``first + second == sum(row)`` and ``first - second == value(row)``.
@@ -390,7 +500,7 @@ def profits(row: Any) -> Profits:
                         answer=Answer.PROFITS))
 
 
-def best_move(row: Any) -> str:
+def best_move(row: Any) -> Literal["left", "right"]:
     """``"left"`` or ``"right"``: an optimal first move on one row, by the library's one
     tie rule (the first move of ``play(row)``, which ``Game.best_move`` and
     ``Engine.best_move`` also make: the end whose end block of the reduced row is larger,

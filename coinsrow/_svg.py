@@ -174,12 +174,13 @@ def _forest_nodes(moves: Any, count: int) -> list[int]:
     return nodes if len(nodes) == count else list(range(count))
 
 
-def game_svg(game: Any) -> str:
+def game_svg(game: Any, *, totals: bool = True) -> str:
     """An SVG drawing of ``game`` (a ``Game``) and one optimal play from it.
 
     O(n log k) for the play (O(n log n) with a forest) plus O(n) for the drawing. One
     ``<g class="coin ...">`` per coin left in the game (rows, then stacks, then the forest's
-    nodes in their order); all text is XML-escaped.
+    nodes in their order); all text is XML-escaped. ``totals=False`` leaves the two final
+    totals out of the heading (a page that shows running totals beside the picture).
 
     >>> from coinsrow import Game
     >>> svg = game_svg(Game(rows=[[3, 2, 2, 3, 1, 2]]))
@@ -205,7 +206,7 @@ def game_svg(game: Any) -> str:
     y = _MARGIN + 16
     header = (f"first {format_number(profits.first)}", f"second {format_number(profits.second)}")
     x = _MARGIN
-    for player, text in zip(PLAYERS, header):
+    for player, text in zip(PLAYERS, header if totals else ()):
         body.append(f'<circle cx="{x + 7}" cy="{y - 5}" r="7" fill="{COLOURS[player]}"/>')
         body.append(_text(x + 20, y, text, class_=f"total {player}", font_size=15,
                           font_weight="bold", fill="#222222"))
