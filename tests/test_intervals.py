@@ -24,13 +24,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from generators import SMALL_STYLES, random_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from modes import scaled
-from oracles import dp_table
 
 from coinsrow import Intervals, _core, value
+
+from generators import SMALL_STYLES, random_row
+from modes import scaled
+from oracles import dp_table
 
 # The forced (spacing, min_side) of the kernels in these tests; (0, 0) is automatic.
 PARAMETERS = ((1, 1), (2, 1), (4, 2), (0, 0))
@@ -215,7 +216,7 @@ def test_slice_bounds_none_and_types():
         iv.value(1.5, 3)
     with pytest.raises(TypeError):
         iv.values([1.5], [3])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="starts has 2 entries but stops has 1"):
         iv.values([1, 2], [3])
 
 
