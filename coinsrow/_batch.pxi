@@ -8,7 +8,6 @@
 # exactly on Python ints, and a NaN is reported with the game it is in.
 
 from libc.stdint cimport int32_t
-from libc.stdlib cimport realloc
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from array import array as _batch_array  # a name no other included file uses
 

@@ -25,7 +25,6 @@
 # for bit. int64: the heights stay below 2^59 (WINDOW_INT64_LIMIT), so no block (2^60) or
 # alternating sum of sorted blocks (2^61) can overflow; the sums are checked all the same.
 
-from cpython.mem cimport PyMem_RawRealloc as _sr_realloc
 from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
 
 cdef extern from "Python.h":
@@ -335,7 +334,7 @@ cdef inline void _sr_push(_SRExec *e, int64_t code, int64_t x, int64_t y, int64_
     cdef int64_t *grown
     if e.nops + 4 > e.cap:
         cap = 2 * e.cap if e.cap else 1024
-        grown = <int64_t *> _sr_realloc(e.ops, cap * sizeof(int64_t))
+        grown = <int64_t *> realloc(e.ops, cap * sizeof(int64_t))
         if grown == NULL:
             e.nomem = True
             return
@@ -720,7 +719,7 @@ cdef int _sr_grow(int64_t **arrays, int64_t count, int64_t *cap, int64_t needed)
     while newcap < needed:
         newcap *= 2
     for i in range(count):
-        grown = <int64_t *> _sr_realloc(arrays[i], newcap * sizeof(int64_t))
+        grown = <int64_t *> realloc(arrays[i], newcap * sizeof(int64_t))
         if grown == NULL:
             return NO_MEMORY
         arrays[i] = grown

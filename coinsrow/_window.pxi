@@ -27,7 +27,6 @@
 # so the loops need no further checks. Above it the wrapper falls back to exact Python numbers.
 # float64: heights past 1e300 in magnitude are refused the same way (no inf, no NaN inside).
 
-from libc.stdlib cimport calloc
 from libc.math cimport fabs
 cimport cython
 from array import array as _window_array
