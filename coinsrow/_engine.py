@@ -161,13 +161,24 @@ class Engine:
         return played
 
     def _pop(self, c: int, from_left: bool) -> None:
-        if from_left:
-            self._windows.pop_left(c)
-            self._starts[c] += 1
-        else:
-            self._windows.pop_right(c)
-            self._stops[c] -= 1
-        self._left -= 1
+        try:
+            if from_left:
+                self._windows.pop_left(c)
+                self._starts[c] += 1
+            else:
+                self._windows.pop_right(c)
+                self._stops[c] -= 1
+            self._left -= 1
+        except BaseException:
+            # A KeyboardInterrupt can come between the structure's pop (which never stops
+            # half-way) and the bookkeeping: read the position back from the structure.
+            self._resync()
+            raise
+
+    def _resync(self) -> None:
+        for c in range(len(self._starts)):
+            self._starts[c], self._stops[c] = self._windows.bounds(c)
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
 
     def __repr__(self) -> str:
         return f"Engine({self.game!r})"
