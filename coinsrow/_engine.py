@@ -149,8 +149,12 @@ class Engine:
                 start, stop = self._starts[c], self._stops[c]
                 if start < stop:
                     flat = start if end == "left" else stop - 1 if end == "right" else -1
-                    if (flat >= 0 and position == flat - self._bases[c]
-                            and coin == self._data[flat]):
+                    coin_there = self._data[flat] if flat >= 0 else None
+                    # Only a move exactly as the engine names it (an int position, the
+                    # coin's own type) is returned as it came; others are resolved below.
+                    if (flat >= 0 and position.__class__ is int
+                            and position == flat - self._bases[c]
+                            and coin.__class__ is coin_there.__class__ and coin == coin_there):
                         self._pop(c, end == "left")
                         return move
         try:

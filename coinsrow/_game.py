@@ -304,7 +304,10 @@ class Game:
         line, t = self._line, self._turn
         if line is not None and t < len(line.coins):
             expected = move_at(self._coins, line.components[t], line.coins[t], line.ends[t])
-            if move == expected and not isinstance(move, str):
+            # The line's own move, as it names it (a bool index or a float position, equal
+            # to it, is for resolve to judge).
+            if (move.__class__ is Move and move[1].__class__ is int
+                    and move[3].__class__ is int and move == expected):
                 return self._after(line.components[t], line.coins[t], line.ends[t], line, t)
         try:
             component, flat, end, _ = resolve(move, self._where())
