@@ -18,6 +18,7 @@ from ._coins import FLOAT64, Column, column, describe
 from ._dispatch import Answer, Coins, Number, run, span, storage
 from ._forest import ForestState, parse_forest
 from ._moves import End, Move, MoveError, Position, move_at, moves, resolve
+from ._text import Repr
 
 __all__ = ["Game", "Move", "Number", "Profits", "best_move", "play", "profits", "value"]
 
@@ -82,7 +83,8 @@ class Game:
     """A position of the coins-in-a-row game family: rows, stacks and rooted trees of coins.
 
     Two players alternately take one coin: from either end of a row, or from the top of a
-    stack (``stack[0]`` is the top). ``Game`` is immutable and hashable.
+    stack (``stack[0]`` is the top). ``Game`` is immutable and hashable; it pickles (as its
+    rows, stacks and forest), and a copy is the game itself.
 
     ``value()`` and ``profits()`` cost O(n log k) for n coins in k rows and stacks (O(n) for
     one row), with Idziaszek's Fusion, Fruitless and Greedy principles.
@@ -187,14 +189,33 @@ class Game:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        rows = [list(r) for r in self.rows]
-        stacks = [list(s) for s in self.stacks]
-        text = f"Game(rows={rows!r}, stacks={stacks!r}"
+        """At most 200 characters, whatever the size of the game or of its numbers (an int
+        too long for ``str`` is shown by its size); never fails."""
+        text = Repr(200)
+        text.add("Game(rows=")
+        text.groups(self.rows)
+        text.add(", stacks=")
+        text.groups(self.stacks)
         if self._forest is not None:
             values, parents = cast("tuple[tuple, tuple]", self.forest)  # not None: a forest
-            text += f", forest=({list(values)!r}, {list(parents)!r})"
-        text += ")"
-        return text if len(text) <= 200 else text[:190] + " ...)"
+            text.add(", forest=")
+            text.groups((values, parents), brackets="()")
+        text.add(")")
+        return text.result()
+
+    # -- copies and pickles -----------------------------------------------------------------
+
+    def __copy__(self) -> Game:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self  # immutable: its coins are numbers, shared by every position anyway
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its rows, stacks and forest (``Game(rows=g.rows, stacks=g.stacks,
+        forest=g.forest)``): an equal game, whose moves count positions from its first coins
+        left (as that call's game does). O(n)."""
+        return Game, (self.rows, self.stacks, self.forest)
 
     # -- solving ---------------------------------------------------------------------------
 
