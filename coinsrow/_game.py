@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numbers
 from array import array
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from decimal import Decimal
+from itertools import islice
 from typing import Any, NamedTuple, cast
 
 from ._coins import FLOAT64, Column, column, describe
@@ -459,10 +460,35 @@ def where(game: Game) -> Position:
     return game._where()
 
 
+_new_tuple: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
+
+
+def play_moves(game: Game) -> Iterator[Move]:
+    """The moves of ``game.play()`` one at a time, never all in memory: the line is computed
+    once (O(n log k), 17 bytes a coin), then each ``Move`` is made when it is read (O(1)),
+    as ``move_at`` makes it, with the fields that depend only on the component and the end
+    made once (a long play is read at about a microsecond a move)."""
+    line = game._ensure_line()
+    coins = game._coins
+    data, components, flat, ends = coins.data, line.components, line.coins, line.ends
+    fields: dict[int, tuple[str, int, str, int]] = {}  # 4 * component + end: kind, index...
+    turn, root = game._turn, int(End.ROOT)
+    for c, f, e in zip(islice(components, turn, None), islice(flat, turn, None),
+                       islice(ends, turn, None)):
+        if e == root:
+            yield move_at(coins, c, f, e)
+            continue
+        known = fields.get(4 * c + e)
+        if known is None:
+            first = move_at(coins, c, coins.bases[c], e)
+            known = fields[4 * c + e] = (first.kind, first.index, first.end, coins.bases[c])
+        yield _new_tuple(Move, (known[0], known[1], known[2], f - known[3], data[f]))
+
+
 def game_at(position: Position) -> Game:
     """A ``Game`` of a position of rows and stacks (sharing its storage): O(k)."""
     return Game._position(position.coins, array("q", position.starts),
                           array("q", position.stops), None, 0)
 
 
-__all__ += ["game_at", "row_coins", "where"]
+__all__ += ["game_at", "play_moves", "row_coins", "where"]
