@@ -12,7 +12,6 @@ here runs for several seconds at least when left alone. In the exact mode
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

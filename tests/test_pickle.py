@@ -70,7 +70,8 @@ def test_a_game_part_way_through_pickles_as_its_position():
     for _ in range(100):
         game = Game(rows=[[rng.randint(-5, 9) for _ in range(rng.randint(0, 6))]],
                     stacks=[[rng.randint(-5, 9) for _ in range(rng.randint(0, 3))]],
-                    forest=([rng.randint(0, 5) for _ in range(3)], [-1, 0, rng.choice([-1, 0, 1])]))
+                    forest=([rng.randint(0, 5) for _ in range(3)],
+                            [-1, 0, rng.choice([-1, 0, 1])]))
         for _ in range(rng.randint(0, len(game))):
             game = game.take(rng.choice(game.moves()))
         twin = roundtrip(game)
@@ -180,12 +181,14 @@ def test_reprs_never_fail():
         assert text.startswith("Game(rows=[") and len(text) <= 200
         assert repr(Engine(game) if game.forest is None else game)
     if limit:
-        assert repr(Game(rows=[[huge]])) == f"Game(rows=[[<int of {huge.bit_length()} bits>]], stacks=[])"
+        bits = huge.bit_length()
+        assert repr(Game(rows=[[huge]])) == f"Game(rows=[[<int of {bits} bits>]], stacks=[])"
     assert repr(Engine([huge, 3])).startswith("Engine(Game(rows=[[<int of")
     # short games print as before: a call that builds the same game
     assert repr(Game(rows=[[3, 1, 2], [4]], stacks=[[1]], forest=([1, 2], [-1, 0]))) == (
         "Game(rows=[[3, 1, 2], [4]], stacks=[[1]], forest=([1, 2], [-1, 0]))")
-    assert repr(Game(rows=[[0.5, Fraction(1, 3)]])) == "Game(rows=[[0.5, 0.3333333333333333]], stacks=[])"
+    assert repr(Game(rows=[[0.5, Fraction(1, 3)]])) == (
+        "Game(rows=[[0.5, 0.3333333333333333]], stacks=[])")
     assert repr(Game(rows=[[Decimal("1.5")]])) == "Game(rows=[[Decimal('1.5')]], stacks=[])"
     long = repr(Game(rows=[list(range(1000))]))
     assert len(long) == 195 and long.endswith(" ...)")
