@@ -44,6 +44,8 @@ class Engine:
       ``best_move()`` or ``game.moves()``), or ``"left"`` / ``"right"`` for a one-row game.
       Returns the ``Move`` played.
     - ``game``: the current position as an immutable ``Game``; ``len(engine)``: coins left.
+    - ``copy.copy(engine)`` (and ``deepcopy``) is an independent engine at the same position;
+      an engine pickles as the game it started from and the coins taken since.
 
     Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins in
     rows and stacks costs O(n log n) time and O(n) memory whatever the opponent does (at most
@@ -63,7 +65,7 @@ class Engine:
     """
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
-                 "_one_row", "_n_rows", "_bases", "_data")
+                 "_one_row", "_n_rows", "_bases", "_data", "_initial")
 
     def __init__(self, game: Any) -> None:
         if not isinstance(game, Game):
@@ -72,19 +74,46 @@ class Engine:
         if position.forest is not None and position.forest.left:
             raise ValueError("Engine holds rows and stacks only; play a Game with a forest "
                              "through Game.best_move()/take()")
-        coins = position.coins
+        self._build(position, position.starts, position.stops)
+
+    def _build(self, initial: Position, starts: Sequence[int], stops: Sequence[int]) -> None:
+        """The engine at the position ``starts``/``stops`` of ``initial``'s storage, which
+        it remembers as the position it started from (for pickling). O(n log n)."""
+        coins = initial.coins
         self._coins = coins
-        self._starts = array("q", position.starts)
-        self._stops = array("q", position.stops)
+        self._initial = (array("q", initial.starts), array("q", initial.stops))
+        self._starts = array("q", starts)
+        self._stops = array("q", stops)
         n_rows = coins.n_rows
         self._n_rows = n_rows
         self._bases = coins.bases
         self._data = coins.objects() if not isinstance(coins.data, memoryview) else coins.data
         self._one_row = n_rows == 1 and len(self._starts) == 1
-        self._left = len(game)
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
         self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
                                          n_rows, answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
+
+    # -- copies and pickles -----------------------------------------------------------------
+
+    def __copy__(self) -> Engine:
+        """An independent engine at the same position (moves on one leave the other alone),
+        sharing the immutable coins. O(n log n): its structure is built again."""
+        twin = Engine.__new__(Engine)
+        twin._build(Position(self._coins, *self._initial), self._starts, self._stops)
+        return twin
+
+    def __deepcopy__(self, memo: dict) -> Engine:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the ``Game`` it started from and the coins taken since from each end of
+        each component; unpickling plays them again (O(n log n))."""
+        initial_starts, initial_stops = self._initial
+        start = game_at(Position(self._coins, initial_starts, initial_stops))
+        taken_left = [s - s0 for s, s0 in zip(self._starts, initial_starts)]
+        taken_right = [s0 - s for s, s0 in zip(self._stops, initial_stops)]
+        return _unpickle_engine, (start, taken_left, taken_right)
 
     # -- reading the position ---------------------------------------------------------------
 
@@ -157,8 +186,12 @@ class Engine:
                 start, stop = self._starts[c], self._stops[c]
                 if start < stop:
                     flat = start if end == "left" else stop - 1 if end == "right" else -1
-                    if (flat >= 0 and position == flat - self._bases[c]
-                            and coin == self._data[flat]):
+                    coin_there = self._data[flat] if flat >= 0 else None
+                    # Only a move exactly as the engine names it (an int position, the
+                    # coin's own type) is returned as it came; others are resolved below.
+                    if (flat >= 0 and position.__class__ is int
+                            and position == flat - self._bases[c]
+                            and coin.__class__ is coin_there.__class__ and coin == coin_there):
                         self._pop(c, end == "left")
                         return move
         try:
@@ -169,14 +202,41 @@ class Engine:
         return played
 
     def _pop(self, c: int, from_left: bool) -> None:
-        if from_left:
-            self._windows.pop_left(c)
-            self._starts[c] += 1
-        else:
-            self._windows.pop_right(c)
-            self._stops[c] -= 1
-        self._left -= 1
+        try:
+            if from_left:
+                self._windows.pop_left(c)
+                self._starts[c] += 1
+            else:
+                self._windows.pop_right(c)
+                self._stops[c] -= 1
+            self._left -= 1
+        except BaseException:
+            # A KeyboardInterrupt can come between the structure's pop (which never stops
+            # half-way) and the bookkeeping: read the position back from the structure.
+            self._resync()
+            raise
+
+    def _resync(self) -> None:
+        for c in range(len(self._starts)):
+            self._starts[c], self._stops[c] = self._windows.bounds(c)
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
 
     def __repr__(self) -> str:
         return f"Engine({self.game!r})"
 
+
+def _unpickle_engine(start: Game, taken_left: Sequence[int],
+                     taken_right: Sequence[int]) -> Engine:
+    """The engine of a pickle (``Engine.__reduce__``): ``start`` with the coins taken."""
+    position = where(start)
+    k = len(position.starts)
+    if len(taken_left) != k or len(taken_right) != k:
+        raise ValueError("the pickled engine does not match its game")
+    starts = [a + t for a, t in zip(position.starts, taken_left)]
+    stops = [b - t for b, t in zip(position.stops, taken_right)]
+    if any(not a0 <= a <= b <= b0 for a0, a, b, b0 in
+           zip(position.starts, starts, stops, position.stops)):
+        raise ValueError("the pickled engine does not match its game")
+    engine = Engine.__new__(Engine)
+    engine._build(position, starts, stops)
+    return engine

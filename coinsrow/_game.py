@@ -12,9 +12,10 @@ import bisect
 import numbers
 import sys
 from array import array
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
+from itertools import islice
 from types import GenericAlias
 from typing import (
     TYPE_CHECKING,
@@ -36,6 +37,7 @@ from ._coins import FLOAT64, INT64, OBJECTS, Column, column, describe
 from ._dispatch import Answer, Coins, Number, run, span, storage
 from ._forest import ForestState, parse_forest
 from ._moves import End, Move, MoveError, Position, move_at, moves, resolve
+from ._text import Repr
 
 __all__ = ["Game", "Move", "Number", "Profits", "best_move", "play", "profits", "value"]
 
@@ -359,7 +361,8 @@ class Game:
     """A position of the coins-in-a-row game family: rows, stacks and rooted trees of coins.
 
     Two players alternately take one coin: from either end of a row, or from the top of a
-    stack (``stack[0]`` is the top). ``Game`` is immutable and hashable.
+    stack (``stack[0]`` is the top). ``Game`` is immutable and hashable; it pickles (as its
+    rows, stacks and forest), and a copy is the game itself.
 
     ``rows`` and ``stacks`` are sequences of components (lists, tuples, NumPy arrays, any
     numeric buffer) or a pyarrow list array (``ListArray``, ``LargeListArray``,
@@ -483,14 +486,33 @@ class Game:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        rows = [list(r) for r in self.rows]
-        stacks = [list(s) for s in self.stacks]
-        text = f"Game(rows={rows!r}, stacks={stacks!r}"
+        """At most 200 characters, whatever the size of the game or of its numbers (an int
+        too long for ``str`` is shown by its size); never fails."""
+        text = Repr(200)
+        text.add("Game(rows=")
+        text.groups(self.rows)
+        text.add(", stacks=")
+        text.groups(self.stacks)
         if self._forest is not None:
             values, parents = cast("tuple[tuple, tuple]", self.forest)  # not None: a forest
-            text += f", forest=({list(values)!r}, {list(parents)!r})"
-        text += ")"
-        return text if len(text) <= 200 else text[:190] + " ...)"
+            text.add(", forest=")
+            text.groups((values, parents), brackets="()")
+        text.add(")")
+        return text.result()
+
+    # -- copies and pickles -----------------------------------------------------------------
+
+    def __copy__(self) -> Game:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> Game:
+        return self  # immutable: its coins are numbers, shared by every position anyway
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its rows, stacks and forest (``Game(rows=g.rows, stacks=g.stacks,
+        forest=g.forest)``): an equal game, whose moves count positions from its first coins
+        left (as that call's game does). O(n)."""
+        return Game, (self.rows, self.stacks, self.forest)
 
     # -- solving ---------------------------------------------------------------------------
 
@@ -613,7 +635,10 @@ class Game:
         line, t = self._line, self._turn
         if line is not None and t < len(line.coins):
             expected = move_at(self._coins, line.components[t], line.coins[t], line.ends[t])
-            if move == expected and not isinstance(move, str):
+            # The line's own move, as it names it (a bool index or a float position, equal
+            # to it, is for resolve to judge).
+            if (move.__class__ is Move and move[1].__class__ is int
+                    and move[3].__class__ is int and move == expected):
                 return self._after(line.components[t], line.coins[t], line.ends[t], line, t)
         try:
             component, flat, end, _ = resolve(move, self._view())
@@ -827,6 +852,31 @@ def legal(game: Game, move: Any) -> Move:
     return resolve(move, game._view())[3]
 
 
+_new_tuple: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
+
+
+def play_moves(game: Game) -> Iterator[Move]:
+    """The moves of ``game.play()`` one at a time, never all in memory: the line is computed
+    once (O(n log k), 17 bytes a coin), then each ``Move`` is made when it is read (O(1)),
+    as ``move_at`` makes it, with the fields that depend only on the component and the end
+    made once (a long play is read at about a microsecond a move)."""
+    line = game._ensure_line()
+    coins = game._coins
+    data, components, flat, ends = coins.data, line.components, line.coins, line.ends
+    fields: dict[int, tuple[str, int, str, int]] = {}  # 4 * component + end: kind, index...
+    turn, root = game._turn, int(End.ROOT)
+    for c, f, e in zip(islice(components, turn, None), islice(flat, turn, None),
+                       islice(ends, turn, None)):
+        if e == root:
+            yield move_at(coins, c, f, e)
+            continue
+        known = fields.get(4 * c + e)
+        if known is None:
+            first = move_at(coins, c, coins.bases[c], e)
+            known = fields[4 * c + e] = (first.kind, first.index, first.end, coins.bases[c])
+        yield _new_tuple(Move, (known[0], known[1], known[2], f - known[3], data[f]))
+
+
 def game_at(position: Position) -> Game:
     """A ``Game`` of a position of rows and stacks (sharing its storage): O(k)."""
     starts, stops = array("q", position.starts), array("q", position.stops)
@@ -834,4 +884,4 @@ def game_at(position: Position) -> Game:
                           None, 0)
 
 
-__all__ += ["game_at", "legal", "row_coins", "where"]
+__all__ += ["game_at", "legal", "play_moves", "row_coins", "where"]

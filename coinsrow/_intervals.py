@@ -70,6 +70,26 @@ class Intervals:
     def __len__(self) -> int:
         return self._n
 
+    # -- copies and pickles: nothing changes an Intervals once built --------------------------
+
+    def __copy__(self) -> Intervals:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Intervals:
+        return self
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its row (int64 and float64 coins as a compact ``array``); unpickling
+        builds the structure again, O(n log n)."""
+        coins = self._coins
+        row: Any = coins.data
+        if coins.kind != OBJECTS:
+            row = array("q" if coins.kind == INT64 else "d", row.tobytes())
+        return Intervals, (row,)
+
+    def __repr__(self) -> str:
+        return f"<Intervals of a row of {self._n} coins>"
+
     def value(self, start: int | None = None, stop: int | None = None) -> Number:
         """The value of ``row[start:stop]`` for the player to move (0 if it is empty).
 
