@@ -183,6 +183,13 @@ class ForestState:
                                self.left, line, self._first, turn + 1)
         return self
 
+    def without_nodes(self, removed: bytes) -> ForestState:
+        """This forest with the nodes marked in ``removed`` gone (a position's forest, as
+        ``removed()`` gave it): O(n)."""
+        mask = bytes(removed)
+        return ForestState(self.base, self.parents, self.component, mask,
+                           self.size - sum(mask))
+
     def without(self, node: int) -> ForestState:
         """After taking root ``node`` off the line: O(n)."""
         mask = bytearray(self.removed())

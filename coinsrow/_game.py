@@ -509,10 +509,23 @@ class Game:
         return self  # immutable: its coins are numbers, shared by every position anyway
 
     def __reduce__(self) -> tuple:
-        """Pickled as its rows, stacks and forest (``Game(rows=g.rows, stacks=g.stacks,
-        forest=g.forest)``): an equal game, whose moves count positions from its first coins
-        left (as that call's game does). O(n)."""
-        return Game, (self.rows, self.stacks, self.forest)
+        """Pickled as the game it was reached from (its rows, stacks and forest as given)
+        and the bounds of what is left: the copy is the same position, equal, with the same
+        hash, and names its moves as this one does (positions in the original rows, nodes of
+        the original forest). O(n) for the n coins of the original game."""
+        coins = self._coins
+        data = coins.objects()
+        components = [tuple(data[base:base + length])
+                      for base, length in zip(coins.bases, coins.lengths)]
+        forest = self._forest
+        original_forest, removed = None, None
+        if forest is not None:
+            original_forest = (tuple(data[forest.base:forest.base + forest.size]),
+                               tuple(forest.parents))
+            removed = forest.removed()
+        starts, stops = self._bounds.arrays()
+        return _unpickle_game, (components[:coins.n_rows], components[coins.n_rows:],
+                                original_forest, tuple(starts), tuple(stops), removed)
 
     # -- solving ---------------------------------------------------------------------------
 
@@ -839,6 +852,18 @@ def play(row: Any) -> array:
     [0, 1, 5, 2, 3, 4]
     """
     return cast(array, _row_line(row_coins(row)).coins)
+
+
+def _unpickle_game(rows: Sequence[Any], stacks: Sequence[Any], forest: Any,
+                   starts: Sequence[int], stops: Sequence[int], removed: bytes | None) -> Game:
+    """The position ``Game.__reduce__`` describes: the original game, then the bounds."""
+    game = Game(rows=rows, stacks=stacks, forest=forest)
+    bounds = Bounds(array("q", starts), array("q", stops))
+    left = sum(stops) - sum(starts)
+    state = game._forest
+    if state is not None and removed is not None:
+        state = state.without_nodes(removed)
+    return Game._position(game._coins, bounds, left, None, 0, state)
 
 
 def where(game: Game) -> Position:
