@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ._dispatch import Answer, Number, Structure, run
-from ._forest import LiveForest
+from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve
 
@@ -56,6 +56,8 @@ class Engine:
       ``best_move()`` or ``game.moves()``; a forest's is ``Move("tree", node, "root", node,
       coin)``), or ``"left"`` / ``"right"`` for a one-row game. Returns the ``Move`` played.
     - ``game``: the current position as an immutable ``Game``; ``len(engine)``: coins left.
+    - ``copy.copy(engine)`` (and ``deepcopy``) is an independent engine at the same position;
+      an engine pickles as the game it started from and the coins taken since.
 
     Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins costs
     O(n log n) time and O(n) memory whatever the opponent does, on the optimal line or off
@@ -84,33 +86,68 @@ class Engine:
     """
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
-                 "_one_row", "_n_rows", "_bases", "_data", "_forest")
+                 "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest")
 
     def __init__(self, game: Any) -> None:
         if not isinstance(game, Game):
             game = Game(rows=[game])
         position = where(game)
-        coins = position.coins
+        self._build(position, position.starts, position.stops, position.forest)
+
+    def _build(self, initial: Position, starts: Sequence[int], stops: Sequence[int],
+               forest: ForestState | None = None) -> None:
+        """The engine at the position ``starts``/``stops`` (and ``forest``, the forest's part
+        of it) of ``initial``'s storage, which it remembers as the position it started from
+        (for pickling). O(n log n)."""
+        coins = initial.coins
         self._coins = coins
-        self._starts = array("q", position.starts)
-        self._stops = array("q", position.stops)
+        self._initial = (array("q", initial.starts), array("q", initial.stops),
+                         initial.forest)
+        self._starts = array("q", starts)
+        self._stops = array("q", stops)
         n_rows = coins.n_rows
         self._n_rows = n_rows
         self._bases = coins.bases
         self._data = coins.objects() if not isinstance(coins.data, memoryview) else coins.data
-        self._one_row = n_rows == 1 and len(self._starts) == 1 and position.forest is None
-        self._left = len(game)
+        self._one_row = n_rows == 1 and len(self._starts) == 1 and forest is None
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
         self._forest: LiveForest | None = None
-        if position.forest is None:
+        if forest is None:
             self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
                                              n_rows, answer=Answer.STRUCTURE)
         else:
-            forest = position.forest
             self._forest = LiveForest(forest)
+            self._left += forest.left
             self._structure = run(coins, "ForestWindows", self._starts, self._stops, n_rows,
                                   forest.base, forest.parents, forest.removed(),
                                   answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
+
+    # -- copies and pickles -----------------------------------------------------------------
+
+    def __copy__(self) -> Engine:
+        """An independent engine at the same position (moves on one leave the other alone),
+        sharing the immutable coins. O(n log n): its structure is built again."""
+        twin = Engine.__new__(Engine)
+        twin._build(Position(self._coins, *self._initial), self._starts, self._stops,
+                    None if self._forest is None else self._forest.state())
+        return twin
+
+    def __deepcopy__(self, memo: dict) -> Engine:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the ``Game`` it started from and the coins taken since from each end of
+        each component (and the forest's nodes, parents first); unpickling plays them again
+        (O(n log n))."""
+        initial_starts, initial_stops, initial_forest = self._initial
+        start = game_at(Position(self._coins, initial_starts, initial_stops, initial_forest))
+        taken_left = [s - s0 for s, s0 in zip(self._starts, initial_starts)]
+        taken_right = [s0 - s for s, s0 in zip(self._stops, initial_stops)]
+        if self._forest is None or initial_forest is None:
+            return _unpickle_engine, (start, taken_left, taken_right)
+        return _unpickle_engine, (start, taken_left, taken_right,
+                                  _taken_nodes(initial_forest, self._forest))
 
     # -- reading the position ---------------------------------------------------------------
 
@@ -190,8 +227,12 @@ class Engine:
                 start, stop = self._starts[c], self._stops[c]
                 if start < stop:
                     flat = start if end == "left" else stop - 1 if end == "right" else -1
-                    if (flat >= 0 and position == flat - self._bases[c]
-                            and coin == self._data[flat]):
+                    coin_there = self._data[flat] if flat >= 0 else None
+                    # Only a move exactly as the engine names it (an int position, the
+                    # coin's own type) is returned as it came; others are resolved below.
+                    if (flat >= 0 and position.__class__ is int
+                            and position == flat - self._bases[c]
+                            and coin.__class__ is coin_there.__class__ and coin == coin_there):
                         self._pop(c, end == "left")
                         return move
         try:
@@ -199,23 +240,91 @@ class Engine:
         except MoveError as error:
             raise ValueError(str(error)) from None
         if component == len(self._starts):
-            forest = cast(LiveForest, self._forest)
-            node = flat - forest.base
-            self._windows.take_node(node)
-            forest.take(node)
-            self._left -= 1
+            self._take_node(flat - cast(LiveForest, self._forest).base)
         else:
             self._pop(component, played.end != "right")
         return played
 
+    def _take_node(self, node: int) -> None:
+        forest = cast(LiveForest, self._forest)
+        try:
+            self._windows.take_node(node)
+            forest.take(node)
+            self._left -= 1
+        except BaseException:
+            # As in _pop: read the position back from the structure.
+            self._resync()
+            raise
+
     def _pop(self, c: int, from_left: bool) -> None:
-        if from_left:
-            self._windows.pop_left(c)
-            self._starts[c] += 1
-        else:
-            self._windows.pop_right(c)
-            self._stops[c] -= 1
-        self._left -= 1
+        try:
+            if from_left:
+                self._windows.pop_left(c)
+                self._starts[c] += 1
+            else:
+                self._windows.pop_right(c)
+                self._stops[c] -= 1
+            self._left -= 1
+        except BaseException:
+            # A KeyboardInterrupt can come between the structure's pop (which never stops
+            # half-way) and the bookkeeping: read the position back from the structure.
+            self._resync()
+            raise
+
+    def _resync(self) -> None:
+        for c in range(len(self._starts)):
+            self._starts[c], self._stops[c] = self._windows.bounds(c)
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
+        forest = self._forest
+        if forest is not None:
+            forest.resync(self._windows.taken)
+            self._left += forest.left
 
     def __repr__(self) -> str:
         return f"Engine({self.game!r})"
+
+
+def _unpickle_engine(start: Game, taken_left: Sequence[int], taken_right: Sequence[int],
+                     taken_nodes: Sequence[int] = ()) -> Engine:
+    """The engine of a pickle (``Engine.__reduce__``): ``start`` with the coins taken (the
+    forest's nodes in an order where each is a root when it is taken)."""
+    position = where(start)
+    k = len(position.starts)
+    if len(taken_left) != k or len(taken_right) != k:
+        raise ValueError("the pickled engine does not match its game")
+    starts = [a + t for a, t in zip(position.starts, taken_left)]
+    stops = [b - t for b, t in zip(position.stops, taken_right)]
+    if any(not a0 <= a <= b <= b0 for a0, a, b, b0 in
+           zip(position.starts, starts, stops, position.stops)):
+        raise ValueError("the pickled engine does not match its game")
+    forest = position.forest
+    if taken_nodes:
+        if forest is None:
+            raise ValueError("the pickled engine does not match its game")
+        live = LiveForest(forest)
+        for node in taken_nodes:
+            if not (isinstance(node, int) and 0 <= node < live.size and live.is_root(node)):
+                raise ValueError("the pickled engine does not match its game")
+            live.take(node)
+        forest = live.state()
+    engine = Engine.__new__(Engine)
+    engine._build(position, starts, stops, forest)
+    return engine
+
+
+def _taken_nodes(initial: ForestState, now: LiveForest) -> list[int]:
+    """The nodes gone from ``now`` but not from ``initial``, parents before children (so
+    that each is a root when taken again). O(n)."""
+    before, after, parents = initial.removed(), now.removed(), initial.parents
+    depth: dict[int, int] = {}
+    for node in range(initial.size):
+        if after[node] and not before[node]:
+            path, x = [], node
+            while x not in depth and x >= 0 and after[x] and not before[x]:
+                path.append(x)
+                x = parents[x]
+            known = depth.get(x, 0) if x >= 0 else 0
+            for y in reversed(path):
+                known += 1
+                depth[y] = known
+    return sorted(depth, key=lambda x: (depth[x], x))

@@ -1865,6 +1865,9 @@ cdef class ForestWindows:
     cdef int64_t *roots        # a min-heap of slots holding every current root (and old ones)
     cdef int64_t *stack_top    # per component: the slot of a stack's top
     cdef int64_t *stack_end    # per component: one past a stack's last slot
+    cdef int64_t *first_slot   # per component: a stack's first slot
+    cdef int64_t *comp_start   # per component: its first coin's flat index at the start
+    cdef int64_t *comp_stop
     cdef uint8_t *released
     cdef uint8_t *gone
     cdef int64_t *K_i
@@ -1933,6 +1936,9 @@ cdef class ForestWindows:
         self.roots = <int64_t *> malloc(size * sizeof(int64_t))
         self.stack_top = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
         self.stack_end = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
+        self.first_slot = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
+        self.comp_start = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
+        self.comp_stop = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
         self.released = <uint8_t *> malloc(size * sizeof(uint8_t))
         self.gone = <uint8_t *> malloc(size * sizeof(uint8_t))
         alive = <uint8_t *> malloc(size * sizeof(uint8_t))
@@ -1944,7 +1950,8 @@ cdef class ForestWindows:
                 or self.slot_of_node == NULL or self.first_child == NULL
                 or self.next_sib == NULL or self.merged_first == NULL
                 or self.merged_next == NULL or self.roots == NULL or self.stack_top == NULL
-                or self.stack_end == NULL or self.released == NULL or self.gone == NULL
+                or self.stack_end == NULL or self.first_slot == NULL or self.comp_start == NULL
+                or self.comp_stop == NULL or self.released == NULL or self.gone == NULL
                 or alive == NULL or (self.K_f == NULL and self.K_i == NULL)):
             free(alive)
             raise MemoryError()
@@ -1995,6 +2002,9 @@ cdef class ForestWindows:
             x = 0
             for c in range(self.k):
                 self.stack_top[c] = x
+                self.first_slot[c] = x
+                self.comp_start[c] = starts[c]
+                self.comp_stop[c] = stops[c]
                 if c >= n_rows:
                     x += stops[c] - starts[c]
                 self.stack_end[c] = x
@@ -2013,6 +2023,9 @@ cdef class ForestWindows:
         free(self.roots)
         free(self.stack_top)
         free(self.stack_end)
+        free(self.first_slot)
+        free(self.comp_start)
+        free(self.comp_stop)
         free(self.released)
         free(self.gone)
         free(self.K_i)
@@ -2125,6 +2138,27 @@ cdef class ForestWindows:
         if s < 0 or self.gone[s] or (self.spar[s] >= 0 and not self.gone[self.spar[s]]):
             raise IndexError(node)
         self._take(s)
+
+    @cython.critical_section
+    def bounds(self, Py_ssize_t c):
+        """``(start, stop)``: the flat range of the coins left in row or stack c."""
+        if not 0 <= c < self.k:
+            raise IndexError(c)
+        if c < self.n_rows:
+            return (self.rows.flat[c] + self.rows.left[c] - self.rows.base[c],
+                    self.rows.flat[c] + self.rows.right[c] - self.rows.base[c])
+        return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
+                self.comp_stop[c])
+
+    @cython.critical_section
+    def taken(self, int64_t node):
+        """Whether forest node ``node`` is gone (taken, or gone when the structure was
+        built)."""
+        cdef int64_t s
+        if not 0 <= node < self.nf:
+            raise IndexError(node)
+        s = self.slot_of_node[node]
+        return s < 0 or bool(self.gone[s])
 
 
 cdef inline bint _add_magnitude(int64_t *total, int64_t x) noexcept nogil:
@@ -2579,7 +2613,7 @@ cdef class ForestWindowsExact:
     cdef Py_ssize_t n_rows
     cdef int64_t nf, node0
     cdef list flat, par, component, slot_of_node, K, merged, first_child, next_sib, roots
-    cdef list stack_top, stack_end
+    cdef list stack_top, stack_end, first_slot, comp_start, comp_stop
     cdef bytearray released, gone
     cdef object frozen
 
@@ -2646,12 +2680,15 @@ cdef class ForestWindowsExact:
                 self.frozen = self.frozen + self.K[s]
         self.stack_top = []
         self.stack_end = []
+        self.comp_start = [starts[c] for c in range(self.k)]
+        self.comp_stop = [stops[c] for c in range(self.k)]
         x = 0
         for c in range(self.k):
             self.stack_top.append(x)
             if c >= n_rows:
                 x += stops[c] - starts[c]
             self.stack_end.append(x)
+        self.first_slot = list(self.stack_top)
 
     cdef void _treap_add(self, int64_t s):
         self.rows.val[self.node0 + s] = self.K[s]
@@ -2738,3 +2775,21 @@ cdef class ForestWindowsExact:
         if s < 0 or self.gone[s] or (self.par[s] >= 0 and not self.gone[self.par[s]]):
             raise IndexError(node)
         self._take(s)
+
+    def bounds(self, Py_ssize_t c):
+        """``(start, stop)``: the flat range of the coins left in row or stack c."""
+        if not 0 <= c < self.k:
+            raise IndexError(c)
+        if c < self.n_rows:
+            return self.rows.bounds(c)
+        return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
+                self.comp_stop[c])
+
+    def taken(self, int64_t node):
+        """Whether forest node ``node`` is gone (taken, or gone when the structure was
+        built)."""
+        cdef int64_t s
+        if not 0 <= node < self.nf:
+            raise IndexError(node)
+        s = self.slot_of_node[node]
+        return s < 0 or bool(self.gone[s])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numbers
 import sys
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import _core
@@ -183,6 +183,13 @@ class ForestState:
                                self.left, line, self._first, turn + 1)
         return self
 
+    def without_nodes(self, removed: bytes) -> ForestState:
+        """This forest with the nodes marked in ``removed`` gone (a position's forest, as
+        ``removed()`` gave it): O(n)."""
+        mask = bytes(removed)
+        return ForestState(self.base, self.parents, self.component, mask,
+                           self.size - sum(mask))
+
     def without(self, node: int) -> ForestState:
         """After taking root ``node`` off the line: O(n)."""
         mask = bytearray(self.removed())
@@ -239,6 +246,13 @@ class LiveForest:
         """Node ``node`` (a root: the move protocol checked it) is taken. O(1)."""
         self._mask[node] = 1
         self.left -= 1
+
+    def resync(self, taken: Callable[[int], bool]) -> None:
+        """The nodes gone read back from ``taken(node)`` (the engine's structure). O(n)."""
+        mask = self._mask
+        for node in range(self.size):
+            mask[node] = 1 if taken(node) else 0
+        self.left = self.size - sum(mask)
 
     def state(self) -> ForestState:
         return ForestState(self.base, self.parents, self.component, bytes(self._mask),

@@ -4,6 +4,8 @@ forest, every best move is also the one Game.best_move() makes (the one tie rule
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from decimal import Decimal
 from fractions import Fraction
@@ -697,3 +699,51 @@ def test_engine_on_forests_hypothesis(nodes, rows, stacks, rng):
     values = [v for v, _ in nodes]
     parents = [p if 0 <= p < i else -1 for i, (_, p) in enumerate(nodes)]
     _play_forest_game(rows, stacks, values, parents, rng, "random")
+
+
+def _roundtrip(engine):
+    return pickle.loads(pickle.dumps(engine, pickle.HIGHEST_PROTOCOL))
+
+
+def test_engine_on_forests_copies_and_pickles():
+    """Copies of an engine with a forest are independent; a pickle plays from where it was
+    (the game it started from, the coins and nodes taken since) and names moves alike."""
+    rng = random.Random(45)
+    for game_number in range(scaled(150)):
+        rows, stacks, values, parents = _forest_position(rng, 9)
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        if game_number % 3 == 0:  # an engine built part way through a game
+            for _ in range(rng.randint(0, len(game))):
+                game = game.take(rng.choice(game.moves()))
+        engine = Engine(game)
+        for _ in range(rng.randint(0, len(engine))):
+            engine.take(rng.choice(engine.moves()))
+        before = (engine.game, len(engine), engine.value(), engine.moves())
+        for make in (copy.copy, copy.deepcopy, _roundtrip):
+            twin = make(engine)
+            assert (twin.game, len(twin), twin.value(), twin.moves()) == before
+            if not len(twin):
+                continue
+            assert twin.best_move() == engine.best_move()
+            move = rng.choice(twin.moves())
+            assert twin.take(move) == move
+            assert (engine.game, len(engine), engine.value(), engine.moves()) == before
+            assert twin.game == engine.game.take(move)
+            assert twin.value() == Engine(twin.game).value() == twin.game.value()
+            if len(twin):
+                assert twin.best_move() == twin.game.best_move()
+
+
+def test_engine_on_forests_unpickling_refuses_a_tampered_state():
+    engine = Engine(Game(rows=[[1, 2]], forest=([5, 6, 7], [-1, 0, 0])))
+    engine.take(Move("tree", 0, "root", 0, 5))
+    engine.take(Move("tree", 2, "root", 2, 7))
+    function, arguments = engine.__reduce__()
+    start, left, right, nodes = arguments
+    assert list(nodes) == [0, 2]
+    assert function(*arguments).game == engine.game
+    for bad in ([2], [0, 0], [3], [-1], [1, 0]):
+        with pytest.raises(ValueError, match="does not match"):
+            function(start, left, right, bad)
+    with pytest.raises(ValueError, match="does not match"):
+        function(Game(rows=[[1, 2]]), left, right, [0])

@@ -16,10 +16,20 @@ from fractions import Fraction
 import pytest
 
 import coinsrow
-from coinsrow import (Engine, Game, Intervals, cooperative_max, pizza, profits, profits_many,
-                      value, values_many)
-from oracles import brute_forest_value, cooperative_brute, dp_table
+from coinsrow import (
+    Engine,
+    Game,
+    Intervals,
+    cooperative_max,
+    pizza,
+    profits,
+    profits_many,
+    value,
+    values_many,
+)
+
 from modes import scaled
+from oracles import brute_forest_value, cooperative_brute, dp_table
 
 M = 1.7976931348623157e308  # the largest float
 HUGE = [M, -M, 1e308, -1e308, 9e307, -9e307, 1e300, 0.0, -0.0, 1.0, -2.5]
@@ -110,7 +120,8 @@ def test_huge_float_forests_against_exact_minimax():
         n = rng.randint(1, 7)
         values = [rng.choice(HUGE) for _ in range(n)]
         parents = random_forest(rng, n)
-        rows = [[rng.choice(HUGE) for _ in range(rng.randint(0, 3))] for _ in range(rng.randint(0, 1))]
+        rows = [[rng.choice(HUGE) for _ in range(rng.randint(0, 3))]
+                for _ in range(rng.randint(0, 1))]
         game = Game(rows=rows, forest=(values, parents))
         exact = brute_forest_value([[Fraction(x) for x in r] for r in rows], [],
                                    [Fraction(x) for x in values], parents)

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from coinsrow import Engine, Game
+
 from oracles import brute_forest_value, brute_value
 
 COIN = st.integers(-4, 4)

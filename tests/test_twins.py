@@ -20,13 +20,16 @@ from typing import Any
 import pytest
 
 from coinsrow import _core
+
 from generators import ROW_STYLES, random_row
 
 Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
 
-# Names in _core that compute on no coins (argument checks, packing) and so have no twin.
-NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists"}
+# Names in _core that compute nothing on coins (argument checks, packing coins into one
+# buffer, a span of an Arrow list array to pack) and so have no twin.
+NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "pack_components",
+               "PackSpan"}
 
 
 def _kernel_names() -> list[str]:
@@ -80,16 +83,23 @@ def same(machine: Any, twin: Any, exact: bool) -> bool:
     return type(machine) is type(twin) and machine == twin if not exact else machine == twin
 
 
-def compare(call_machine, call_twin) -> tuple[Any, Any]:
-    """Both calls; the same exception (type and message) or comparable answers."""
+def outcome(call: tuple) -> tuple[Any, BaseException | None]:
+    """``(answer, None)`` or ``(None, the exception)`` of ``call = (function, *arguments)``."""
     try:
-        a = call_machine()
-    except Exception as error:  # noqa: BLE001 - compared below
-        with pytest.raises(type(error)) as raised:
-            call_twin()
-        assert str(raised.value) == str(error)
+        return call[0](*call[1:]), None
+    except Exception as error:
+        return None, error
+
+
+def compare(machine_call: tuple, twin_call: tuple) -> tuple[Any, Any]:
+    """Both calls, each ``(function, *arguments)``: the same exception (type and message),
+    or the two answers; ``(None, None)`` after an exception."""
+    a, machine_error = outcome(machine_call)
+    b, twin_error = outcome(twin_call)
+    if machine_error is not None or twin_error is not None:
+        assert type(twin_error) is type(machine_error), (machine_error, twin_error)
+        assert str(twin_error) == str(machine_error)
         return None, None
-    b = call_twin()
     return a, b
 
 
@@ -154,21 +164,20 @@ def test_game_kernels_call_by_call(seed, floats):
         buffer = machine_buffer(coins, floats)
         starts, stops, n_rows = random_layout(rng, n)
         for name in ("game_value", "game_profits"):
-            a, b = compare(lambda: getattr(_core, name)(buffer, starts, stops, n_rows),
-                           lambda: _twin(name)(list(coins), starts, stops, n_rows))
+            a, b = compare((getattr(_core, name), buffer, starts, stops, n_rows),
+                           (_twin(name), list(coins), starts, stops, n_rows))
             check_pair(a, b, floats)
         outs = [[array("q", bytes(8 * n)), array("q", bytes(8 * n)), array("B", bytes(n))]
                 for _ in range(2)]
-        a, b = compare(lambda: _core.game_play(buffer, starts, stops, n_rows, *outs[0]),
-                       lambda: _core.game_play_exact(list(coins), starts, stops, n_rows,
-                                                     *outs[1]))
+        a, b = compare((_core.game_play, buffer, starts, stops, n_rows, *outs[0]),
+                       (_core.game_play_exact, list(coins), starts, stops, n_rows, *outs[1]))
         check_pair(a, b, floats)
         if a is not None and a[0] == Status.OK:
             assert outs[0] == outs[1]
-        check_pair(*compare(lambda: _core.check_finite(buffer),
-                            lambda: _core.check_finite_exact(list(coins))), floats)
-        check_pair(*compare(lambda: _core.cooperative_max(buffer),
-                            lambda: _core.cooperative_max_exact(list(coins))), floats)
+        check_pair(*compare((_core.check_finite, buffer),
+                            (_core.check_finite_exact, list(coins))), floats)
+        check_pair(*compare((_core.cooperative_max, buffer),
+                            (_core.cooperative_max_exact, list(coins))), floats)
 
 
 @pytest.mark.parametrize("seed,floats", CASES)
@@ -178,13 +187,11 @@ def test_pizza_kernels_call_by_call(seed, floats):
         n = rng.randint(0, 12)
         coins = random_coins(rng, n, floats)
         buffer = machine_buffer(coins, floats)
-        a, b = compare(lambda: _core.window_pizza(buffer),
-                       lambda: _core.window_pizza_exact(list(coins)))
+        a, b = compare((_core.window_pizza, buffer), (_core.window_pizza_exact, list(coins)))
         check_pair(a, b, floats)
         first_slice = rng.randint(-1, n)  # out of range sometimes: the same ValueError
-        check_pair(*compare(lambda: _core.pizza_profits(buffer, first_slice),
-                            lambda: _core.pizza_profits_exact(list(coins), first_slice)),
-                   floats)
+        check_pair(*compare((_core.pizza_profits, buffer, first_slice),
+                            (_core.pizza_profits_exact, list(coins), first_slice)), floats)
 
 
 def _forest_arguments(rng: random.Random, n_nodes: int) -> tuple[array, array]:
@@ -210,13 +217,13 @@ def test_forest_kernels_call_by_call(seed, floats):
         parents, removed = _forest_arguments(rng, n_nodes)
         args = (starts, stops, n_rows, n, parents, removed)
         for name in ("forest_value", "forest_profits"):
-            check_pair(*compare(lambda: getattr(_core, name)(buffer, *args),
-                                lambda: _twin(name)(list(coins), *args)), floats)
+            check_pair(*compare((getattr(_core, name), buffer, *args),
+                                (_twin(name), list(coins), *args)), floats)
         live = n + n_nodes - sum(removed)
         outs = [[array("q", bytes(8 * live)), array("q", bytes(8 * live)),
                  array("B", bytes(live))] for _ in range(2)]
-        a, b = compare(lambda: _core.forest_play(buffer, *args, *outs[0]),
-                       lambda: _core.forest_play_exact(list(coins), *args, *outs[1]))
+        a, b = compare((_core.forest_play, buffer, *args, *outs[0]),
+                       (_core.forest_play_exact, list(coins), *args, *outs[1]))
         check_pair(a, b, floats)
         if a is not None and a[0] == Status.OK:
             assert outs[0] == outs[1]
@@ -238,10 +245,9 @@ def test_batch_kernel_call_by_call(seed, floats):
             first_t, second_t = [0] * games, [0] * games if profits else []
             status_m, status_t = bytearray(games), bytearray(games)
             a, b = compare(
-                lambda: _core.batch_solve(buffer, 0, offsets, 0, games, first_m, second_m,
-                                          status_m),
-                lambda: _core.batch_solve_exact(list(coins), 0, offsets, 0, games, first_t,
-                                                second_t, status_t))
+                (_core.batch_solve, buffer, 0, offsets, 0, games, first_m, second_m, status_m),
+                (_core.batch_solve_exact, list(coins), 0, offsets, 0, games, first_t, second_t,
+                 status_t))
             if a is None:
                 continue
             if floats:
@@ -282,9 +288,8 @@ def test_window_structures_call_by_call(seed, floats):
         coins = random_coins(rng, n, floats)
         buffer = machine_buffer(coins, floats)
         starts, stops, n_rows = random_layout(rng, n)
-        machine, twin = compare(lambda: _core.RowWindows(buffer, starts, stops, n_rows),
-                                lambda: _core.RowWindowsExact(list(coins), starts, stops,
-                                                              n_rows))
+        machine, twin = compare((_core.RowWindows, buffer, starts, stops, n_rows),
+                                (_core.RowWindowsExact, list(coins), starts, stops, n_rows))
         if machine is None:
             continue
         if floats or machine.status != Status.OVERFLOW:
@@ -296,8 +301,7 @@ def test_window_structures_call_by_call(seed, floats):
                 args = ()
             if method == "best":
                 args = ()
-            a, b = compare(lambda: getattr(machine, method)(*args),
-                           lambda: getattr(twin, method)(*args))
+            a, b = compare((getattr(machine, method), *args), (getattr(twin, method), *args))
             assert same(a, b, not floats), (method, args, a, b)
         machine._check()
         twin._check()
@@ -317,15 +321,15 @@ def test_subrow_structures_call_by_call(seed, floats):
             continue
         for _ in range(20):
             start, stop = rng.randint(-1, n + 1), rng.randint(-1, n + 1)
-            check_pair(*compare(lambda: machine.value(start, stop),
-                                lambda: twin.value(start, stop)), floats)
+            check_pair(*compare((machine.value, start, stop), (twin.value, start, stop)),
+                       floats)
         starts = array("q", [rng.randint(-n - 2, n + 2) for _ in range(10)])
         stops = array("q", [rng.randint(-n - 2, n + 2) for _ in range(10)])
         out_m = array("d" if floats else "q", bytes(80))
         out_t = [0] * 10
         ok_m, ok_t = array("B", bytes(10)), array("B", bytes(10))
-        a, b = compare(lambda: machine.values(starts, stops, out_m, ok_m),
-                       lambda: twin.values(starts, stops, out_t, ok_t))
+        a, _ = compare((machine.values, starts, stops, out_m, ok_m),
+                       (twin.values, starts, stops, out_t, ok_t))
         if a is not None:
             for q in range(10):
                 if ok_m[q]:
@@ -350,17 +354,16 @@ def test_bad_arguments_are_refused_alike():
         ("RowWindows", (one, short, 1)),
     ]
     for name, args in calls:
-        with pytest.raises(Exception) as machine:
-            getattr(_core, name)(buffer, *args)
-        with pytest.raises(type(machine.value)) as twin:
-            _twin(name)(list(coins), *args)
-        assert str(twin.value) == str(machine.value), name
+        _, machine_error = outcome((getattr(_core, name), buffer, *args))
+        _, twin_error = outcome((_twin(name), list(coins), *args))
+        assert machine_error is not None, name
+        assert type(twin_error) is type(machine_error), name
+        assert str(twin_error) == str(machine_error), name
     out = array("q", bytes(16))
     for offsets, first, stop in (([0, 2, 9], 0, 2), ([0, 3, 1], 0, 2), ([0, 1, 2], 0, 3)):
-        with pytest.raises(ValueError) as machine:
-            _core.batch_solve(buffer, 0, array("q", offsets), first, stop, out, array("q"),
-                              bytearray(3))
-        with pytest.raises(ValueError) as twin:
-            _core.batch_solve_exact(coins, 0, array("q", offsets), first, stop, [0, 0, 0], [],
-                                    bytearray(3))
-        assert str(twin.value) == str(machine.value)
+        _, machine_error = outcome((_core.batch_solve, buffer, 0, array("q", offsets), first,
+                                    stop, out, array("q"), bytearray(3)))
+        _, twin_error = outcome((_core.batch_solve_exact, coins, 0, array("q", offsets), first,
+                                 stop, [0, 0, 0], [], bytearray(3)))
+        assert isinstance(machine_error, ValueError)
+        assert type(twin_error) is ValueError and str(twin_error) == str(machine_error)
