@@ -1,76 +1,188 @@
-"""Build of the compiled core. Compiler directives are set here, once.
+"""Build of the compiled core. Compiler directives and flags are set here, once.
 
-COINSROW_DEBUG=1 builds with bounds and initialisation checks on (the debug build that CI
-runs the whole test suite against); the default is the release build.
+COINSROW_DEBUG=1 builds with bounds and initialisation checks on and C debug information (the
+debug build that CI runs the whole test suite against); the default is the release build,
+optimised and without debug information (on Linux the linker also drops what the toolchain's
+own objects carry), so that an installed ``_core`` is small.
 
-Switching between the two rebuilds everything: both the generated C and the compiled module
-look up to date by their time stamps alone, so the mode of the last build is kept in
-build/coinsrow-build-mode and a change of mode forces Cython and the compiler to run again.
+Cython runs inside ``build_ext`` only, once per build, and writes the generated C into the
+build directory, never into the source tree: reading this file for metadata (as the
+``get_requires_*`` hooks of ``python -m build`` and ``pip`` do) compiles nothing. The
+egg-info metadata goes to the build directory too.
+
+Switching between the two modes rebuilds everything: both the generated C and the compiled
+module look up to date by their time stamps alone, so the mode of the last build is kept in
+``build/coinsrow-build-mode`` and a change of mode forces Cython and the compiler to run again.
+
+PyPI shows README.md without the repository around it: ``pypi_description`` gives it the README
+with its links to files of the repository and its images made absolute (under the ``Source``
+URL of ``[project.urls]``) or, while the project has no public URL, replaced by text that
+stands without them.
 
 Metadata is in pyproject.toml; the version in coinsrow/_version.py.
 """
 
 import os
+import re
 import sys
 from pathlib import Path
 
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.egg_info import egg_info
+from setuptools.command.sdist import sdist
 
-debug = os.environ.get("COINSROW_DEBUG", "") not in ("", "0")
-mode = "debug" if debug else "release"
+HERE = Path(__file__).resolve().parent
+DEBUG = os.environ.get("COINSROW_DEBUG", "") not in ("", "0")
+MODE = "debug" if DEBUG else "release"
 
-here = Path(__file__).resolve().parent
-mode_file = here / "build" / "coinsrow-build-mode"
-try:
-    mode_changed = mode_file.read_text().strip() != mode
-except OSError:
-    # No record: a fresh tree (nothing to redo) or a tree built before the record existed.
-    mode_changed = (here / "coinsrow" / "_core.c").exists()
-
-directives = {
+DIRECTIVES = {
     "language_level": 3,
-    "boundscheck": debug,
+    "boundscheck": DEBUG,
     "wraparound": False,
-    "initializedcheck": debug,
+    "initializedcheck": DEBUG,
     "cdivision": True,
-    "nonecheck": debug,
+    "nonecheck": DEBUG,
     "embedsignature": True,
     # The kernels keep no module-level C state: each call has its own scratch memory, so
     # the module can run without the GIL on free-threaded CPython (3.14t).
     "freethreading_compatible": True,
 }
 
-if sys.platform == "win32":
-    compile_args = ["/Od", "/Zi"] if debug else ["/O2"]
-else:
-    compile_args = ["-O0", "-g"] if debug else ["-O3"]
+# Appended after Python's own CFLAGS (which often carry -g), so these win.
+COMPILE_ARGS = {
+    "msvc": ["/Od", "/Zi"] if DEBUG else ["/O2"],
+    "unix": ["-O0", "-g"] if DEBUG else ["-O3", "-g0"],
+}
+LINK_ARGS = {
+    "msvc": [],
+    # GNU ld, gold and lld: no debug sections from crt and libgcc objects either. (The
+    # symbol table stays, for profilers.) macOS keeps debug information out of the binary.
+    "unix": ["-Wl,--strip-debug"] if not DEBUG and sys.platform.startswith("linux") else [],
+}
 
 
 class BuildExt(build_ext):
-    """build_ext that recompiles after a change of build mode and records the mode."""
-
-    def finalize_options(self) -> None:
-        super().finalize_options()
-        if mode_changed:
-            self.force = True
+    """build_ext that cythonizes, recompiles after a change of build mode and records it."""
 
     def run(self) -> None:
+        build_base = Path(self.get_finalized_command("build").build_base)
+        mode_file = build_base / "coinsrow-build-mode"
+        try:
+            mode_changed = mode_file.read_text().strip() != MODE
+        except OSError:
+            # No record: a fresh build directory, or C generated in an unknown mode.
+            mode_changed = any(Path(self.build_temp).glob("coinsrow/*.c"))
+        if mode_changed:
+            self.force = True
         super().run()
         mode_file.parent.mkdir(parents=True, exist_ok=True)
-        mode_file.write_text(mode + "\n")
+        mode_file.write_text(MODE + "\n")
+
+    def build_extension(self, ext: Extension) -> None:
+        from Cython.Build import cythonize
+
+        (generated,) = cythonize(
+            [ext],
+            compiler_directives=DIRECTIVES,
+            build_dir=self.build_temp,
+            force=self.force,
+            quiet=not self.verbose,
+        )
+        ext.sources = generated.sources
+        kind = "msvc" if self.compiler.compiler_type == "msvc" else "unix"
+        ext.extra_compile_args = COMPILE_ARGS[kind]
+        ext.extra_link_args = LINK_ARGS[kind]
+        super().build_extension(ext)
 
 
-extensions = [
-    Extension(
-        "coinsrow._core",
-        ["coinsrow/_core.pyx"],
-        extra_compile_args=compile_args,
-    )
-]
+class EggInfo(egg_info):
+    """egg_info written into the build directory, unless its caller chose a directory."""
 
-setup(
-    ext_modules=cythonize(extensions, compiler_directives=directives, force=mode_changed),
-    cmdclass={"build_ext": BuildExt},
+    def finalize_options(self) -> None:
+        if self.egg_base is None:
+            self.egg_base = self.get_finalized_command("build").build_base
+            Path(self.egg_base).mkdir(parents=True, exist_ok=True)
+        super().finalize_options()
+
+
+class Sdist(sdist):
+    """sdist without the build directory (where egg_info's file list now is)."""
+
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        build_base = Path(self.get_finalized_command("build").build_base)
+        files = [name for name in files if build_base not in Path(name).parents]
+        super().make_release_tree(base_dir, files)
+
+
+# -- the PyPI description -------------------------------------------------------------------
+
+# Fenced code blocks and inline code spans: never links.
+_CODE = re.compile(
+    r"^ {0,3}([`~]{3,})[^\n]*\n.*?^ {0,3}\1[`~]*[ \t]*$"  # a fenced block
+    r"|(?<!`)(`+)(?!`).+?(?<!`)\2(?!`)",  # a code span
+    re.M | re.S,
 )
+# [text](target "title") and ![alt](target): the target, and an optional title.
+_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^\s()<>]+)>?(\s+\"[^\"]*\")?\s*\)")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _masked(text: str) -> tuple[str, list[str]]:
+    """``text`` with its code replaced by placeholders (to put back with ``_unmasked``)."""
+    code: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        code.append(match.group(0))
+        return f"\0{len(code) - 1}\0"
+
+    return _CODE.sub(hide, text), code
+
+
+def _unmasked(text: str, code: list[str]) -> str:
+    return re.sub("\0(\\d+)\0", lambda match: code[int(match.group(1))], text)
+
+
+def pypi_description(readme: str, source_url: str | None) -> str:
+    """The README for PyPI: links to files of the repository and images made absolute under
+    ``source_url`` (GitHub-style ``/blob/HEAD/`` and ``/raw/HEAD/`` paths), or, without one,
+    turned into text naming the file. Links within the page (``#heading``) work there as they
+    are: PyPI gives headings GitHub's ids."""
+    text, code = _masked(readme)
+
+    def absolute(match: re.Match[str]) -> str:
+        bang, label, target, title = match.group(1), match.group(2), match.group(3), match.group(4)
+        if target.startswith(("#", "//")) or _SCHEME.match(target):
+            return match.group(0)
+        if source_url:
+            kind = "raw" if bang else "blob"
+            return f"{bang}[{label}]({source_url.rstrip('/')}/{kind}/HEAD/{target}{title or ''})"
+        path = target.split("#", 1)[0].removeprefix("./")
+        if bang:  # a picture PyPI cannot show: say what it is and where it is
+            return f"*{label}* (`{path}` in the source repository)"
+        if _unmasked(label, code).strip("`") == path:
+            return f"`{path}` (in the source repository)"
+        return f"{label} (`{path}` in the source repository)"
+
+    return _unmasked(_LINK.sub(absolute, text), code)
+
+
+def source_url() -> str | None:
+    """``[project.urls]``'s Source (or Repository) URL in pyproject.toml, if there is one."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    with open(HERE / "pyproject.toml", "rb") as file:
+        urls = tomllib.load(file)["project"].get("urls", {})
+    return urls.get("Source") or urls.get("Repository")
+
+
+if __name__ == "__main__":  # as setuptools runs it; tests import it for pypi_description
+    setup(
+        ext_modules=[Extension("coinsrow._core", ["coinsrow/_core.pyx"])],
+        cmdclass={"build_ext": BuildExt, "egg_info": EggInfo, "sdist": Sdist},
+        long_description=pypi_description((HERE / "README.md").read_text(encoding="utf-8"),
+                                          source_url()),
+        long_description_content_type="text/markdown",
+    )

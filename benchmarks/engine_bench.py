@@ -8,9 +8,9 @@ seconds of this process (``time.process_time``: single-threaded code, so CPU tim
 done, not the wait on a shared machine). Prints, per data kind:
 - a whole game of n coins, the engine (moving first) against a random opponent and against
   the adversary of the structure (it takes the end whose end block spans more coins): per
-  move through the Python API (``best_move`` + ``take``) and in compiled code
-  (``RowWindows.play``), with treap updates per move;
-- ``pizza`` of n slices: total time, per shift, treap updates per shift;
+  move through the Python API (``best_move`` + ``take``) and on the compiled structure
+  itself (``RowWindows``' methods called in a loop);
+- ``pizza`` of n slices: total time and time per shift;
 - ``Intervals``: build time, microseconds per query for 2*10^5 random queries, and the
   V-shaped worst case;
 - side by side at a small size: the engine against re-solving every position with ``value``
@@ -48,12 +48,11 @@ def rows(n: int, seed: int = 1) -> dict[str, np.ndarray]:
     }
 
 
-def python_game(data: np.ndarray, opponent: str, seed: int) -> tuple[float, int]:
-    """Seconds and treap updates for a whole game through the public API."""
+def python_game(data: np.ndarray, opponent: str, seed: int) -> float:
+    """Seconds for a whole game through the public API."""
     rng = random.Random(seed)
     engine = Engine(data)
     windows = engine._windows
-    updates0 = windows.updates
     ours = True
     best_move, take = engine.best_move, engine.take
     start = time.process_time()
@@ -66,22 +65,35 @@ def python_game(data: np.ndarray, opponent: str, seed: int) -> tuple[float, int]
             left, right = windows.end_blocks(0)
             take("left" if left >= right else "right")
         ours = not ours
-    return time.process_time() - start, windows.updates - updates0
+    return time.process_time() - start
 
 
-def compiled_game(data: np.ndarray, opponent: int) -> tuple[float, float, int]:
-    """Build seconds, play seconds and treap updates of ``RowWindows.play``."""
+def kernel_game(data: np.ndarray, opponent: str, seed: int) -> tuple[float, float]:
+    """Build seconds and play seconds of a whole game on the compiled structure itself
+    (``RowWindows``: its methods called directly, without the Engine's Python layer)."""
     n = len(data)
-    kind = 1 if data.dtype.kind == "f" else 0
-    buf = np.ascontiguousarray(data, dtype=np.float64 if kind else np.int64)
+    buf = np.ascontiguousarray(data, dtype=np.float64 if data.dtype.kind == "f" else np.int64)
     start = time.process_time()
-    windows = _core.RowWindows(buf, array("q", [0]), array("q", [n]), kind)
+    windows = _core.RowWindows(buf, array("q", [0]), array("q", [n]), 1)
     built = time.process_time()
-    updates0 = windows.updates
-    coins = array("q", bytes(8 * n))
-    ends = array("B", bytes(n))
-    windows.play(opponent, 12345, coins, ends)
-    return built - start, time.process_time() - built, windows.updates - updates0
+    rng = random.Random(seed)
+    best_in_row, pop_left, pop_right = windows.best_in_row, windows.pop_left, windows.pop_right
+    end_blocks, random_draw = windows.end_blocks, rng.random
+    ours = True
+    for _ in range(n):
+        if ours:
+            from_left = best_in_row(0)
+        elif opponent == "random":
+            from_left = random_draw() < 0.5
+        else:
+            left, right = end_blocks(0)
+            from_left = left >= right
+        if from_left:
+            pop_left(0)
+        else:
+            pop_right(0)
+        ours = not ours
+    return built - start, time.process_time() - built
 
 
 def main() -> None:
@@ -97,13 +109,13 @@ def main() -> None:
 
     print("\n== Engine: a whole game, the engine moving first ==")
     print(f"{'kind':8s} {'build s':>8s} | {'opponent':9s} {'API us/move':>12s} "
-          f"{'kernel us/move':>15s} {'updates/move':>13s}")
+          f"{'structure us/move':>18s}")
     for kind in kinds:
-        for name, code in (("random", 1), ("adversary", 4)):
-            build, play, updates = compiled_game(data[kind], code)
-            api, _ = python_game(data[kind], name, 7)
+        for name in ("random", "adversary"):
+            build, play = kernel_game(data[kind], name, 12345)
+            api = python_game(data[kind], name, 7)
             print(f"{kind:8s} {build:8.2f} | {name:9s} {api / n * 1e6:12.2f} "
-                  f"{play / n * 1e6:15.3f} {updates / n:13.2f}")
+                  f"{play / n * 1e6:18.3f}")
 
     print("\n== Engine: many rows (one shared tree), engine first vs random ==")
     for n_rows in (10, 1000):
@@ -182,9 +194,7 @@ def main() -> None:
         start = time.process_time()
         result = pizza(buf)
         seconds = time.process_time() - start
-        updates = _core.window_pizza(buf)[3]
         print(f"{kind:8s} {seconds:6.2f} s total, {seconds / n * 1e6:6.2f} us/shift, "
-              f"{updates / n:5.2f} treap updates/slice (build included), "
               f"first slice {result.first_slice}")
 
     print(f"\n== Intervals: {args.queries} random queries ==")

@@ -10,6 +10,23 @@ principles), O(n log k) for k rows and stacks; ``play`` gives a whole optimal pl
 Profits(first=8, second=5)
 """
 
+# The compiled extension first: if it is missing, say how to build it (otherwise the first
+# module to import it fails with a misleading "partially initialized module ... (most likely
+# due to a circular import)").
+try:
+    from . import _core  # noqa: F401
+except ImportError:
+    from importlib.util import find_spec
+
+    if find_spec(f"{__name__}._core") is not None:
+        raise  # built, but it does not load: the original error says why
+    raise ImportError(
+        f"coinsrow's compiled core (coinsrow._core) is not built for this Python in "
+        f"{__path__[0]}: this is a source tree. Build it with `pip install -e .` (or "
+        "`python setup.py build_ext --inplace`), or install coinsrow from a wheel.",
+        name=f"{__name__}._core",
+    ) from None
+
 from . import silver_dollar
 from ._batch import profits_many, values_many
 from ._cooperative import cooperative_max

@@ -8,7 +8,6 @@
 # exactly on Python ints, and a NaN is reported with the game it is in.
 
 from libc.stdint cimport int32_t
-from libc.stdlib cimport realloc
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from array import array as _batch_array  # a name no other included file uses
 
@@ -219,6 +218,7 @@ def batch_solve_exact(list coins, int64_t base, const int64_t[::1] offsets,
         if offsets[g] > offsets[g + 1] or offsets[g] < base or offsets[g + 1] - base > len(coins):
             raise ValueError("the offsets decrease or point outside the coins")
     for g in range(first_game, stop_game):
+        PyErr_CheckSignals()  # Ctrl-C: honoured between two games
         start = offsets[g] - base
         game = coins[start:offsets[g + 1] - base]
         stop = _batch_array("q", [len(game)])
@@ -253,7 +253,7 @@ def batch_pack_int_lists(list rows):
     it its own way. One C pass over the coins, instead of a Python-level check per row.
     """
     cdef Py_ssize_t n_games = len(rows), g
-    cdef int64_t total = 0, pos = 0, start
+    cdef int64_t total = 0, pos = 0, start, checked = 0
     cdef long long x
     cdef int overflow
     cdef bint ok
@@ -269,6 +269,9 @@ def batch_pack_int_lists(list rows):
     coins_array = _batch_array("q", bytes(8 * total))
     cdef int64_t[::1] coins = coins_array
     for g in range(n_games):
+        if pos - checked >= _BATCH_SLICE * 8:  # Ctrl-C every 2^16 coins or so
+            checked = pos
+            PyErr_CheckSignals()
         row = rows[g]
         start = pos
         if type(row) is list:

@@ -17,6 +17,7 @@ import gc
 import math
 import numbers
 import os
+import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterable
@@ -43,6 +44,9 @@ _CHUNK_GAMES = 1 << 15
 _GC_PAUSE_GAMES = 10000
 
 _TYPECODES = {INT64: "q", FLOAT64: "d"}
+
+_INT_CODES = frozenset("bBhHiIlLqQnN")
+_NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 
 # The struct format of each primitive Arrow type whose data buffer is read as it is.
 _ARROW_FORMATS = {
@@ -374,15 +378,21 @@ def _offsets_view(offsets: Any) -> memoryview:
     if view is not None:
         if view.ndim != 1:
             raise ValueError(f"offsets must be 1-dimensional, got {view.ndim} dimensions")
-        code = view.format.lstrip("@=")
-        if code not in "bBhHiIlLqQnN" or len(code) != 1:
+        order, code = _split_format(view.format)
+        if code == "?":
+            raise TypeError("offsets must be integers, got a buffer of booleans")
+        if code not in _INT_CODES:
             raise TypeError(f"offsets must be integers, got a buffer of format {view.format!r}")
-        if view.c_contiguous and code in "iqln" and view.itemsize in (4, 8):
+        native = order in "@=" or order == _NATIVE_ORDER
+        if native and view.c_contiguous and code in "iqln" and view.itemsize in (4, 8):
             return view.cast("B").cast("i" if view.itemsize == 4 else "q")
-        offsets = view.tolist()
+        # Any other width, layout or byte order: decoded by struct, which knows them all.
+        offsets = list(struct.unpack(f"{order}{len(view)}{code}", view.tobytes()))
     if not isinstance(offsets, Iterable):
         raise TypeError(f"offsets must be a sequence of integers, got {type(offsets).__name__}")
     items = offsets if isinstance(offsets, (list, tuple)) else list(offsets)
+    if bool in set(map(type, items)):
+        raise TypeError("offsets must be integers, got a bool")
     try:
         return memoryview(array("q", items))
     except TypeError:
@@ -396,18 +406,32 @@ def _offsets_view(offsets: Any) -> memoryview:
 # -- pyarrow -------------------------------------------------------------------------------
 
 
+def _split_format(fmt: str) -> tuple[str, str]:
+    """A buffer format as (byte-order prefix for ``struct``, type code)."""
+    if fmt[:1] in "@=<>!":
+        return fmt[0], fmt[1:]
+    return "@", fmt
+
+
 def _arrow_view(arr: Any) -> memoryview[Any] | None:
-    """A primitive numeric Arrow array's values as a typed memoryview, without a copy."""
+    """A primitive numeric Arrow array's values as a typed memoryview, without a copy
+    (half floats: decoded into float64, since ``memoryview.cast`` knows format "e" only
+    from Python 3.12 on)."""
     fmt = _ARROW_FORMATS.get(str(arr.type))
     if fmt is None:
         return None
     buffers = arr.buffers()
     data = buffers[1] if len(buffers) > 1 else None
-    # typeshed's memoryview.cast takes only literal formats, and none of them is "e" (half
-    # floats), valid at run time: the casts to ``fmt`` are ignored, their results annotated.
+    if fmt == "e":
+        raw = memoryview(data).cast("B")[2 * arr.offset:2 * (arr.offset + len(arr))] \
+            if data is not None and len(arr) else b""
+        # Arrow's buffers are little-endian.
+        return memoryview(array("d", struct.unpack(f"<{len(raw) // 2}e", raw)))
     if data is None or len(arr) == 0:
         empty: memoryview[Any] = memoryview(b"").cast(fmt)  # type: ignore[call-overload]
         return empty
+    # typeshed's memoryview.cast takes only literal formats: the casts to ``fmt`` are
+    # ignored, their results annotated.
     size = memoryview(b"").cast(fmt).itemsize  # type: ignore[call-overload]
     raw = memoryview(data).cast("B")
     start, stop = arr.offset * size, (arr.offset + len(arr)) * size

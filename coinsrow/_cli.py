@@ -39,16 +39,20 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, cast
 
 import coinsrow
 
+from . import _play
+from ._coins import column
 from ._dispatch import EXACT_DECIMAL
-from ._game import Game, Move
-from ._svg import format_number, game_svg, tidy_profits
+from ._game import Game, Move, play_moves
+from ._html import HTML_MAX_COINS, SUMMARY_MOVES
+from ._svg import MAX_COINS, format_number, game_svg, tidy_profits
 
 __all__ = ["main"]
 
@@ -58,8 +62,18 @@ EXIT_USAGE = 2
 _TTY_HEAD, _TTY_TAIL = 12, 6
 # The echo of the input shows long components shortened.
 _ECHO_MAX = 30
+# Lines (or JSON entries of a play) per write.
+_WRITE_CHUNK = 4096
+
+# A number of the input has at most this many digits, counting a decimal's exponent as
+# digits (1e-5 is 0.00001): exact arithmetic on longer numbers, and Python's conversions
+# between ints and text (quadratic before Python 3.12), take more than a second a number.
+# Checked on the text, before any conversion: "1e999999999" costs nothing to refuse.
+MAX_DIGITS = 100_000
 
 _INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+# Text made only of plain integers and separators: read with int() in one pass.
+_PLAIN_INTEGERS = re.compile(r"[0-9+\-, \t\n\r\f\v]*", re.ASCII)
 _FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 _NEGATIVE = re.compile(r"-(?:[0-9]|\.[0-9])", re.ASCII)
@@ -88,18 +102,34 @@ def parse_number(token: str, where: str,
     With ``as_float`` every coin is a float. ``UsageError`` naming the token otherwise.
     """
     text = token.strip()
+    kind: type = int if _INT.fullmatch(text) else Fraction if _FRACTION.fullmatch(text) \
+        else Decimal if _DECIMAL.fullmatch(text) else str
+    if kind is str:
+        raise UsageError(f"{where}: {_show(text)} is not a number")
+    _check_digits(text, where)
     try:
-        if _INT.fullmatch(text):
-            number: int | float | Fraction | Decimal = int(text)
-        elif _FRACTION.fullmatch(text):
-            number = Fraction(text)
-        elif _DECIMAL.fullmatch(text):
-            number = Decimal(text)
-        else:
-            raise UsageError(f"{where}: {_show(text)} is not a number")
+        number: int | float | Fraction | Decimal = kind(text)
     except ZeroDivisionError:
         raise UsageError(f"{where}: {_show(text)} divides by zero") from None
     return _to_float(number, where, text) if as_float else number
+
+
+def _check_digits(text: str, where: str) -> None:
+    """``UsageError`` for a number (an integer, a fraction, a decimal as JSON or the
+    command line writes it) of more than MAX_DIGITS digits, its exponent counted as digits.
+    O(len(text)), without converting it."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(mantissa) <= MAX_DIGITS and not exponent:
+        return
+    digits = sum(c in "0123456789" for c in mantissa)
+    exponent_digits = exponent.lstrip("+-").lstrip("0")
+    if len(exponent_digits) > len(str(MAX_DIGITS)):
+        digits = MAX_DIGITS + 1
+    elif exponent_digits:
+        digits += int(exponent_digits)
+    if digits > MAX_DIGITS:
+        raise UsageError(f"{where}: {_show(text)} is too long: a number has at most "
+                         f"{MAX_DIGITS} digits, exponent included")
 
 
 def _to_float(number: Any, where: str, text: str) -> float:
@@ -121,18 +151,70 @@ def _tokens(text: str) -> Iterator[tuple[int, str]]:
                 yield line_number, token
 
 
-def parse_coins(text: str, source: str, as_float: bool, multiline: bool = True) -> list:
-    """The coins in ``text`` (whitespace or commas), errors naming source, line and token."""
-    coins = []
+def parse_coins(text: str, source: str, as_float: bool,
+                multiline: bool = True) -> Sequence[Any]:
+    """The coins in ``text`` (whitespace or commas), errors naming source, line and token.
+
+    Text of plain integers (the common case, millions of coins in a file) is read in one
+    pass of ``int``; anything else token by token, with exact error messages. O(len(text)).
+    """
+    if not as_float and _PLAIN_INTEGERS.fullmatch(text):
+        plain = _plain_integers(text)
+        if plain is not None:
+            return plain
+    coins: list = []
     for line_number, token in _tokens(text):
         where = f"{source}, line {line_number}" if multiline else source
         coins.append(parse_number(token, where, as_float))
     return coins
 
 
+def _plain_integers(text: str) -> Sequence[int] | None:
+    """The integers of a text made of digits, signs and separators: an ``array('q')`` (8
+    bytes a coin: a file of millions of coins is read piece by piece, never as a list of
+    strings), a list if one is beyond int64, None if a token is not an integer or too long
+    (the caller's slow path names it)."""
+    text = text.replace(",", " ")
+    coins: Any = array("q")
+    start = 0
+    while start < len(text):
+        # About a megabyte at a time, cut at a separator.
+        stop = min(len(text), start + (1 << 20))
+        while stop < len(text) and not text[stop].isspace():
+            stop += 1
+        tokens = text[start:stop].split()
+        start = stop
+        if any(len(token) > MAX_DIGITS for token in tokens):
+            return None
+        try:
+            if isinstance(coins, array):
+                done = len(coins)
+                try:
+                    coins.extend(map(int, tokens))
+                    continue
+                except OverflowError:  # beyond int64: Python ints from here on
+                    coins = coins[:done].tolist()
+            coins.extend(map(int, tokens))
+        except ValueError:  # e.g. "1-2" or "+-3"
+            return None
+    return cast(Sequence[int], coins)
+
+
+def _json_text(item: Any) -> str:
+    """A piece of a JSON document for an error message: its JSON, at most 40 characters
+    (a number with a fraction or an exponent, read as a Decimal, as it was written)."""
+    if isinstance(item, Decimal):
+        return str(item)[:40]
+    try:
+        text = json.dumps(item, default=str)
+    except (RecursionError, ValueError):
+        text = type(item).__name__
+    return text[:40]
+
+
 def _json_coin(item: Any, where: str, as_float: bool) -> Any:
     if isinstance(item, bool) or item is None or isinstance(item, (list, dict)):
-        raise UsageError(f"{where}: {json.dumps(item)[:40]} is not a number")
+        raise UsageError(f"{where}: {_json_text(item)} is not a number")
     if isinstance(item, str):
         return parse_number(item, where, as_float)
     return _to_float(item, where, str(item)) if as_float else item
@@ -143,7 +225,7 @@ def _json_forest(forest: Any, source: str, as_float: bool) -> tuple[list, list]:
     the parents are in range and form no cycle."""
     if not isinstance(forest, dict):
         raise UsageError(f"{source}: \"forest\" must be an object {{\"values\": [...], "
-                         f"\"parents\": [...]}}, got {json.dumps(forest, default=str)[:40]}")
+                         f"\"parents\": [...]}}, got {_json_text(forest)}")
     unknown = sorted(set(forest) - {"values", "parents"})
     if unknown:
         raise UsageError(f"{source}: forest: unknown key {unknown[0]!r} (expected \"values\" "
@@ -156,9 +238,8 @@ def _json_forest(forest: Any, source: str, as_float: bool) -> tuple[list, list]:
     parents = forest["parents"]
     for i, parent in enumerate(parents):
         if isinstance(parent, bool) or not isinstance(parent, int):
-            shown = str(parent) if isinstance(parent, Decimal) else json.dumps(parent)
-            raise UsageError(f"{source}: forest parents[{i}]: {shown[:40]} is not a node index "
-                             "(an integer, -1 for a root)")
+            raise UsageError(f"{source}: forest parents[{i}]: {_json_text(parent)} is not a "
+                             "node index (an integer, -1 for a root)")
     if len(parents) != len(values):
         raise UsageError(f"{source}: forest has {len(values)} values but {len(parents)} "
                          "parents")
@@ -175,9 +256,20 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tupl
     def reject_constant(name: str) -> NoReturn:
         raise UsageError(f"{source}: {name} is not a finite number")
 
+    def read_int(number: str) -> int:
+        _check_digits(number, source)
+        return int(number)
+
+    def read_decimal(number: str) -> float | Decimal:
+        _check_digits(number, source)
+        return float(number) if as_float else Decimal(number)
+
     try:
-        document = json.loads(text, parse_float=float if as_float else Decimal,
+        document = json.loads(text, parse_float=read_decimal, parse_int=read_int,
                               parse_constant=reject_constant)
+    except RecursionError:
+        raise UsageError(f"{source}: bad JSON: nested too deeply (a game is at most a list "
+                         "of lists of coins)") from None
     except json.JSONDecodeError as error:
         near = error.doc[error.pos:error.pos + 20].split("\n")[0].strip()
         place = f"near {near!r}" if near else "at the end of the input"
@@ -204,7 +296,7 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tupl
         for i, component in enumerate(components):
             if not isinstance(component, list):
                 raise UsageError(f"{source}: {key}[{i}] must be a list of coins, "
-                                 f"got {json.dumps(component)[:40]}")
+                                 f"got {_json_text(component)}")
             parsed.append([_json_coin(c, f"{source}: {key}[{i}][{j}]", as_float)
                            for j, c in enumerate(component)])
         result[key] = parsed
@@ -215,13 +307,20 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tupl
 
 
 def _read_source(name: str) -> str:
+    """The text of a file or of standard input ('-'): UTF-8, with or without the byte-order
+    mark that some editors write first."""
     if name == "-":
+        stdin = sys.stdin
         try:
-            return sys.stdin.read()
+            binary = getattr(stdin, "buffer", None)
+            if binary is not None:
+                data: bytes = binary.read()
+                return data.decode("utf-8-sig")
+            return stdin.read().removeprefix("\ufeff")
         except UnicodeDecodeError:
             raise UsageError("standard input is not UTF-8 text") from None
     try:
-        with open(name, encoding="utf-8") as file:
+        with open(name, encoding="utf-8-sig") as file:
             return file.read()
     except UnicodeDecodeError:
         raise UsageError(f"{name}: not a UTF-8 text file") from None
@@ -242,8 +341,18 @@ def _read_game_text(text: str, source: str,
 
 def _exact_kinds(rows: list, stacks: list, forest_values: list) -> tuple[list, list, list]:
     """Decimal and Fraction coins in one game: read the decimals as Fractions (exactly)."""
-    coins = [c for component in rows + stacks + [forest_values] for c in component]
+    # (An array holds ints only.)
+    coins = [c for component in rows + stacks + [forest_values]
+             if not isinstance(component, array) for c in component]
     if any(isinstance(c, Fraction) for c in coins) and any(isinstance(c, Decimal) for c in coins):
+        # Fractions of decimals far apart (1e-99999 and 1e99999) are as long as the Decimal
+        # sums the library refuses: the same digit budget, checked before converting.
+        try:
+            column([c for c in coins if isinstance(c, Decimal)], "the decimal coins")
+        except ValueError as error:
+            raise UsageError(f"{error} (they are read as fractions, beside 1/2-style "
+                             "coins)") from None
+
         def convert(component: list) -> list:
             return [Fraction(c) if isinstance(c, Decimal) else c for c in component]
         return [convert(r) for r in rows], [convert(s) for s in stacks], convert(forest_values)
@@ -313,17 +422,15 @@ def _where(move: Move) -> str:
     return f"{move.kind} {move.index} {move.end}"
 
 
-def _running(moves: Sequence[Move], zero: Any) -> list[tuple[Any, Any]]:
-    """(first total, second total) after every move."""
-    totals = []
+def _with_totals(moves: Iterable[Move], zero: Any) -> Iterator[tuple[Move, Any, Any]]:
+    """(move, first total, second total) after every move, as the moves are read."""
     first = second = zero
     for t, move in enumerate(moves):
         if t % 2 == 0:
             first += move.coin
         else:
             second += move.coin
-        totals.append((first, second))
-    return totals
+        yield move, first, second
 
 
 def _zero(profit: Any) -> Any:
@@ -345,33 +452,116 @@ def _move_json(turn: int, move: Move, totals: tuple[Any, Any], number_type: type
     }
 
 
-def _table(moves: Sequence[Move], totals: Sequence[tuple[Any, Any]], abbreviate: bool,
-           indent: str = "") -> list[str]:
-    """The play as aligned lines: turn, player, where, coin, running totals."""
-    shown = list(range(len(moves)))
-    if abbreviate and len(moves) > _TTY_HEAD + _TTY_TAIL + 1:
-        shown = list(range(_TTY_HEAD)) + list(range(len(moves) - _TTY_TAIL, len(moves)))
+def _table(moves: Callable[[], Iterable[Move]], count: int, zero: Any, abbreviate: bool,
+           indent: str = "") -> Iterator[str]:
+    """The play as aligned lines: turn, player, where, coin, running totals.
+
+    ``moves()`` gives the ``count`` moves of the play afresh: a long play is read twice (the
+    column widths, then the lines) and never held in memory. Abbreviated, only the first
+    and last moves are shown. O(count) time.
+    """
+    head, tail = count, 0
+    if abbreviate and count > _TTY_HEAD + _TTY_TAIL + 1:
+        head, tail = _TTY_HEAD, _TTY_TAIL
+    # Ints are written by str, floats by repr (as format_number writes them), at C speed.
+    text: Callable[[Any], str] = (str if type(zero) is int else repr if type(zero) is float
+                                  else format_number)
+    players = ("first", "second")
+
+    def rows() -> Iterator[tuple[int, tuple[str, ...]]]:
+        for t, (move, first, second) in enumerate(_with_totals(moves(), zero)):
+            if t < head or t >= count - tail:
+                coin = move.coin
+                yield t, (str(t + 1), players[t & 1], _where(move),
+                          text(coin) if type(coin) is type(zero) else format_number(coin),
+                          text(first), text(second))
+
     header = ("turn", "player", "takes", "coin", "first", "second")
-    cells = [header]
-    for t in shown:
-        move = moves[t]
-        cells.append((str(t + 1), "first" if t % 2 == 0 else "second", _where(move),
-                      format_number(move.coin), format_number(totals[t][0]),
-                      format_number(totals[t][1])))
-    widths = [max(len(row[c]) for row in cells) for c in range(len(header))]
-    right = (True, False, False, True, True, True)
+    widths = [len(cell) for cell in header]
+    kept = list(rows()) if tail else None  # abbreviated: a few lines, read once
+    if kept is None and type(zero) is int:
+        widths = list(map(max, widths, _int_widths(moves(), count)))
+    else:
+        for _, cells in kept if kept is not None else rows():
+            widths = list(map(max, widths, map(len, cells)))
+    w = widths
+    line = (f"{indent}{{:>{w[0]}}}  {{:<{w[1]}}}  {{:<{w[2]}}}  {{:>{w[3]}}}  {{:>{w[4]}}}  "
+            f"{{:>{w[5]}}}").format
 
-    def line(row: Sequence[str]) -> str:
-        return indent + "  ".join(cell.rjust(w) if r else cell.ljust(w)
-                                  for cell, w, r in zip(row, widths, right)).rstrip()
+    yield line(*header).rstrip()
+    previous = -1
+    for t, cells in kept if kept is not None else rows():
+        if previous >= 0 and t != previous + 1:
+            yield f"{indent}  ... {t - previous - 1} more moves (--all shows every move) ..."
+        yield line(*cells).rstrip()
+        previous = t
 
-    lines = [line(header)]
-    for k, t in enumerate(shown):
-        if k > 0 and t != shown[k - 1] + 1:
-            hidden = t - shown[k - 1] - 1
-            lines.append(f"{indent}  ... {hidden} more moves (--all shows every move) ...")
-        lines.append(line(cells[k + 1]))
-    return lines
+
+def _int_widths(moves: Iterable[Move], count: int) -> list[int]:
+    """The widths of the columns of the whole table of a play of ints, without writing its
+    numbers: the longest int of a column is its smallest or its largest."""
+    places: set[tuple[str, int, str]] = set()
+    low: list[Any] = [0, 0, 0]  # coin, first total, second total (0 is never the longest)
+    high: list[Any] = [0, 0, 0]
+    for move, first, second in _with_totals(moves, 0):
+        places.add((move.kind, move.index, move.end))
+        coin = move.coin
+        if coin < low[0]:
+            low[0] = coin
+        elif coin > high[0]:
+            high[0] = coin
+        if first < low[1]:
+            low[1] = first
+        elif first > high[1]:
+            high[1] = first
+        if second < low[2]:
+            low[2] = second
+        elif second > high[2]:
+            high[2] = second
+    takes = max((len(_where(Move(kind, index, end, 0, 0))) for kind, index, end in places),
+                default=0)
+    numbers = [max(len(str(a)), len(str(b))) for a, b in zip(low, high)]
+    return [len(str(count)), len("second") if count > 1 else len("first"), takes, *numbers]
+
+
+def _write_lines(out: TextIO, lines: Iterable[str]) -> None:
+    """Write lines in chunks (one write per few thousand lines)."""
+    chunk: list[str] = []
+    for text in lines:
+        chunk.append(text)
+        if len(chunk) >= _WRITE_CHUNK:
+            out.write("\n".join(chunk) + "\n")
+            chunk.clear()
+    if chunk:
+        out.write("\n".join(chunk) + "\n")
+
+
+def _write_json(out: TextIO, document: dict[str, Any],
+                play: Iterable[dict[str, Any]] | None = None) -> None:
+    """``json.dumps(document)`` and a newline; with ``play``, the document gets a last key
+    "play" whose entries are written as they come (the same text as one ``json.dumps``)."""
+    text = json.dumps(document)
+    if play is None:
+        out.write(text + "\n")
+        return
+    out.write(text[:-1] + (", " if document else "") + '"play": [')
+    chunk: list[str] = []
+    separator = ""
+    for entry in play:
+        chunk.append(json.dumps(entry))
+        if len(chunk) >= _WRITE_CHUNK:
+            out.write(separator + ", ".join(chunk))
+            separator = ", "
+            chunk.clear()
+    if chunk:
+        out.write(separator + ", ".join(chunk))
+    out.write("]}\n")
+
+
+def _json_play(moves: Iterable[Move], zero: Any, kind: type) -> Iterator[dict[str, Any]]:
+    """The play as JSON entries, one per move, with the running totals after it."""
+    for t, (move, first, second) in enumerate(_with_totals(moves, zero), 1):
+        yield _move_json(t, move, (first, second), kind)
 
 
 def _echo(values: Sequence[Any]) -> str:
@@ -390,10 +580,27 @@ def _describe_move(move: Move) -> str:
     return f"take {format_number(move.coin)} from the {move.end} end of row {move.index}"
 
 
+def _check_output_paths(args: argparse.Namespace) -> None:
+    """``--svg ""`` or ``--html ""``: a one-line error before any work."""
+    for option, path in (("--svg", args.svg), ("--html", args.html)):
+        if path is not None and not path.strip():
+            raise UsageError(f"{option} needs a file name")
+
+
 def _write_svg(game: Game, path: str) -> None:
+    """The picture of ``game`` (a summary of MAX_COINS coins if it has more) into ``path``."""
+    picture = game_svg(game, max_coins=MAX_COINS, play=play_moves(game))
     try:
         with open(path, "w", encoding="utf-8") as file:
-            file.write(game_svg(game))
+            file.write(picture)
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _write_html(game: Game, path: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(game.to_html())
     except OSError as error:
         raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
 
@@ -408,14 +615,22 @@ def _abbreviate(args: argparse.Namespace, out: TextIO) -> bool:
 
 
 def solve(args: argparse.Namespace, out: TextIO) -> int:
+    """Solve the game and print it. The optimal play is read as it is printed (never held as
+    a list: a few dozen bytes a coin beyond the game itself), and ``--quiet`` prints the
+    profits without the play (Decimal coins: the play is read once, to write each
+    player's sum with the coins' own decimal places)."""
+    _check_output_paths(args)
     game = read_game(args)
-    moves = game.play()
-    profits = tidy_profits(game.profits(), moves)
-    totals = _running(moves, _zero(profits.first))
-    if args.svg:
+    profits: Any = game.profits()  # of the game's one number type
+    if isinstance(profits.first, Decimal):
+        profits = tidy_profits(profits, play_moves(game))
+    kind = type(profits.first)
+    zero = _zero(profits.first)
+    if args.svg is not None:
         _write_svg(game, args.svg)
+    if args.html is not None:
+        _write_html(game, args.html)
     if args.json:
-        kind = type(profits.first)
         document: dict[str, Any] = {"number_type": kind.__name__}
         if not args.quiet:
             document["rows"] = [[_json_number(c, kind) for c in r] for r in game.rows]
@@ -425,11 +640,13 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
                 document["forest"] = {"values": [_json_number(c, kind) for c in values],
                                       "parents": list(parents)}
         document["profits"] = _json_profits(profits, kind)
-        if not args.quiet:
-            document["value"] = _json_number(profits.first - profits.second, kind)
-            document["best_move"] = _move_json(1, moves[0], totals[0], kind) if moves else None
-            document["play"] = _json_play(moves, totals, kind)
-        out.write(json.dumps(document) + "\n")
+        if args.quiet:
+            _write_json(out, document)
+            return 0
+        document["value"] = _json_number(profits.first - profits.second, kind)
+        first = next(_json_play(play_moves(game), zero, kind), None)
+        document["best_move"] = first
+        _write_json(out, document, _json_play(play_moves(game), zero, kind))
         return 0
     if args.quiet:
         out.write(f"{format_number(profits.first)} {format_number(profits.second)}\n")
@@ -444,10 +661,11 @@ def solve(args: argparse.Namespace, out: TextIO) -> int:
                  f"second {format_number(profits.second)}")
     lines.append(f"value: {format_number(profits.first - profits.second)} "
                  f"(first minus second, both playing optimally)")
-    lines.append(f"best move: {_describe_move(moves[0])}")
+    lines.append(f"best move: {_describe_move(game.best_move())}")
     lines.append("optimal play:")
-    lines += _table(moves, totals, _abbreviate(args, out), indent="  ")
-    out.write("\n".join(lines) + "\n")
+    _write_lines(out, lines)
+    _write_lines(out, _table(lambda: play_moves(game), len(game), zero,
+                             _abbreviate(args, out), indent="  "))
     return 0
 
 
@@ -457,13 +675,9 @@ def _json_profits(totals: Any, kind: type) -> dict[str, Any]:
             "second": _json_number(totals.second, kind)}
 
 
-def _json_play(moves: Sequence[Any], totals: Sequence[Any], kind: type) -> list[dict[str, Any]]:
-    """The play as JSON: one entry per move, with the running totals after it."""
-    return [_move_json(t, m, s, kind) for t, (m, s) in enumerate(zip(moves, totals), 1)]
-
-
 def versus(args: argparse.Namespace, out: TextIO) -> int:
     """``--strategy A --vs B``: a whole game between two strategies (``coinsrow.simulate``)."""
+    _check_output_paths(args)
     game = read_game(args)
     first_name = args.strategy or "optimal"
     second_name = args.vs or "optimal"
@@ -471,11 +685,13 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
         playout = coinsrow.simulate(game, first=first_name, second=second_name, seed=args.seed)
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
-    moves = list(playout.moves)
-    optimal = tidy_profits(game.profits(), game.play())
-    totals = _running(moves, _zero(optimal.first))
-    if args.svg:
+    moves = playout.moves
+    optimal = tidy_profits(game.profits(), play_moves(game))
+    zero = _zero(optimal.first)
+    if args.svg is not None:
         _write_svg(game, args.svg)
+    if args.html is not None:
+        _write_html(game, args.html)
     if args.json:
         kind = type(optimal.first)
         document: dict[str, Any] = {
@@ -484,19 +700,18 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
             "profits": _json_profits(playout, kind),
             "optimal_profits": _json_profits(optimal, kind),
         }
-        if not args.quiet:
-            document["play"] = _json_play(moves, totals, kind)
-        out.write(json.dumps(document) + "\n")
+        _write_json(out, document, None if args.quiet else _json_play(moves, zero, kind))
         return 0
     if args.quiet:
         out.write(f"{format_number(playout.first)} {format_number(playout.second)}\n")
         return 0
-    lines = [f"first player: {first_name}, second player: {second_name}"]
-    lines += _table(moves, totals, _abbreviate(args, out), indent="  ")
-    lines.append(f"result: first {format_number(playout.first)}, "
-                 f"second {format_number(playout.second)} (both optimal: first "
-                 f"{format_number(optimal.first)}, second {format_number(optimal.second)})")
-    out.write("\n".join(lines) + "\n")
+    _write_lines(out, [f"first player: {first_name}, second player: {second_name}"])
+    _write_lines(out, _table(lambda: moves, len(moves), zero, _abbreviate(args, out),
+                             indent="  "))
+    _write_lines(out, [f"result: first {format_number(playout.first)}, "
+                       f"second {format_number(playout.second)} (both optimal: first "
+                       f"{format_number(optimal.first)}, second "
+                       f"{format_number(optimal.second)})"])
     return 0
 
 
@@ -533,7 +748,7 @@ def demo(out: TextIO) -> int:
         f"{other_sum}.",
         f"  But the optimum is {profits.first} to {profits.second}:",
     ]
-    lines += _table(moves, _running(moves, 0), abbreviate=False, indent="    ")
+    lines += _table(lambda: moves, len(moves), 0, abbreviate=False, indent="    ")
     # The worth (first minus second, best play after it) of each first move.
     worth = {"left": row[0] - coinsrow.value(row[1:]),
              "right": row[-1] - coinsrow.value(row[:-1])}
@@ -590,6 +805,7 @@ def silver(argv: list[str], out: TextIO) -> int:
         if not _INT.fullmatch(text):
             raise UsageError(f"argument {i}: {_show(text)} is not a cell number "
                              "(a positive integer)")
+        _check_digits(text, f"argument {i}")
         cells.append(int(text))
     from . import silver_dollar
 
@@ -610,6 +826,78 @@ def silver(argv: list[str], out: TextIO) -> int:
         lines.append(f"winner: {winner} player")
         lines.append(f"winning move: the coin on cell {move[0]} to cell {move[1]}")
     out.write("\n".join(lines) + "\n")
+    return 0
+
+
+# -- playing against the engine ------------------------------------------------------------
+
+RANDOM_COINS = (1, 100)   # ``play --random N``: N whole coins drawn from this range
+
+
+def play_command(argv: list[str], out: TextIO) -> int:
+    """``coinsrow play``: a game in the terminal against the Engine (``coinsrow._play``)."""
+    parser = _Parser(
+        prog=f"{PROG} play",
+        description="Play against the engine, which plays optimally. Type a move: l or r "
+                    "(the left or right end) for one row; 'row I left', 'row I right', "
+                    "'stack I' for several rows and stacks; or hint (the best move and the "
+                    "value of the position), undo, quit, help. After each move: the coins "
+                    "left, both totals, and what the move gave away against optimal play "
+                    "(0 for a best move). Moves may come from a pipe, one a line: then a bad "
+                    "line is an error (exit status 2). Games with a forest are refused.",
+        epilog="Example: coinsrow play 1 2 1000 3 4 900;  printf 'l\\nr\\nr\\n' | coinsrow "
+               "play --json 3 2 2 3 1 2",
+    )
+    parser.add_argument("coins", nargs="*", metavar="COIN", help="the coins of one row")
+    parser.add_argument("-f", "--file", metavar="FILE",
+                        help="read the game from FILE (coins, or JSON as for 'coinsrow')")
+    parser.add_argument("--row", action="append", metavar="COINS",
+                        help="a row, e.g. --row \"3 1 2\" (repeatable)")
+    parser.add_argument("--stack", action="append", metavar="COINS",
+                        help="a stack, top coin first (repeatable)")
+    parser.add_argument("--float", action="store_true",
+                        help="read every coin as a binary float (default: exact)")
+    parser.add_argument("--random", type=int, metavar="N",
+                        help=f"a row of N random whole coins from {RANDOM_COINS[0]} to "
+                             f"{RANDOM_COINS[1]}")
+    parser.add_argument("--seed", type=int, metavar="S", help="seed for --random")
+    parser.add_argument("--engine-first", action="store_true",
+                        help="the engine moves first (default: you do)")
+    parser.add_argument("--json", action="store_true",
+                        help="end with one line of JSON: {\"human\": total, \"engine\": total, "
+                             "\"moves\": [{\"player\", \"kind\", \"index\", \"end\", "
+                             "\"coin\"}, ...]}")
+    args = parser.parse_intermixed_args(_protect_negatives(argv))
+    if "-" in [c.strip() for c in args.coins] or args.file == "-":
+        raise UsageError("play reads your moves from standard input: give the coins as "
+                         "arguments, with --row/--stack or with -f FILE")
+    if args.random is not None:
+        if args.coins or args.file or args.row or args.stack:
+            raise UsageError("--random N cannot be combined with coins, -f, --row or --stack")
+        if args.random < 1:
+            raise UsageError(f"--random {args.random}: a game needs at least one coin")
+        import random
+
+        rng = random.Random(args.seed)
+        game = Game(rows=[[rng.randint(*RANDOM_COINS) for _ in range(args.random)]])
+    elif args.seed is not None:
+        raise UsageError("--seed goes with --random N")
+    else:
+        game = read_game(args)
+    try:
+        outcome = _play.play(game, engine_first=args.engine_first, stdin=sys.stdin, out=out)
+    except _play.InputError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        kind = type(outcome.human)
+        document = {
+            "human": _json_number(outcome.human, kind),
+            "engine": _json_number(outcome.engine, kind),
+            "moves": [{"player": player, "kind": move.kind, "index": move.index,
+                       "end": move.end, "coin": _json_number(move.coin, kind)}
+                      for player, move in outcome.moves],
+        }
+        out.write(json.dumps(document) + "\n")
     return 0
 
 
@@ -637,8 +925,9 @@ def _parser() -> argparse.ArgumentParser:
                     "totals under optimal play and the optimal play itself.",
         epilog="Other commands: 'coinsrow demo' (a solved example and why), 'coinsrow silver "
                "CELL...' (the Silver Dollar game). Coins: integers (exact, any size), "
-               "decimals like 0.1 (read exactly, as Decimal), fractions like 7/2. "
-               "Exit status 2 on bad input.",
+               "decimals like 0.1 (read exactly, as Decimal), fractions like 7/2; a number "
+               f"has at most {MAX_DIGITS} digits, exponent included. Files and standard input "
+               "are UTF-8 (a byte-order mark is skipped). Exit status 2 on bad input.",
     )
     parser.add_argument("coins", nargs="*", metavar="COIN",
                         help="the coins of one row; '-' reads coins from standard input")
@@ -658,7 +947,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="print only the two profits: first second")
     parser.add_argument("--all", action="store_true",
                         help="show every move (a terminal otherwise sees a long play shortened)")
-    parser.add_argument("--svg", metavar="FILE", help="also draw the game and its play as SVG")
+    parser.add_argument("--svg", metavar="FILE",
+                        help=f"also draw the game and its play as SVG; a game of more than "
+                             f"{MAX_COINS} coins is summarised: {MAX_COINS} coins drawn (the "
+                             "first and last coins of each row, the top of each stack, the top "
+                             "levels of the forest), the picture at most a few MB")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write a web page of the game stepping through its optimal "
+                             "play (one self-contained file, works offline); a game of more "
+                             f"than {HTML_MAX_COINS} coins gets a summary page (profits, value, "
+                             f"the first {SUMMARY_MOVES} moves) instead")
     parser.add_argument("--strategy", metavar="NAME",
                         help="the first player's strategy (optimal, greedy, parity, lookahead, "
                              "random); plays a game against --vs")
@@ -696,6 +994,8 @@ def _run(argv: list[str], out: TextIO) -> int:
         return demo(out)
     if argv and argv[0] == "silver":
         return silver(argv[1:], out)
+    if argv and argv[0] == "play":
+        return play_command(argv[1:], out)
     args = _parser().parse_intermixed_args(_protect_negatives(argv))
     if args.strategy or args.vs:
         return versus(args, out)
@@ -721,6 +1021,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except decimal.DecimalException as error:
         print(f"{PROG}: error: exact decimal arithmetic failed ({type(error).__name__}): the "
               "numbers are too large; try --float", file=sys.stderr)
+        return EXIT_USAGE
+    except RecursionError:
+        print(f"{PROG}: error: the input is nested too deeply", file=sys.stderr)
+        return EXIT_USAGE
+    except MemoryError:
+        print(f"{PROG}: error: out of memory: the game is too large for this machine",
+              file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -119,7 +119,7 @@ def cooperative_max_exact(list coins):
     and lets other threads run (this loop needs the GIL for its arithmetic).
     """
     cdef Py_ssize_t n = len(coins), length, i
-    cdef list best = [0] * (n + 1)
+    cdef list best = [_zero_of(coins)] * (n + 1)
     cdef object take_left, take_right, keep
     status, bad = check_finite_exact(coins)
     if status != OK:

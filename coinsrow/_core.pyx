@@ -11,9 +11,11 @@ Python numbers. docs/architecture.md describes the contract.
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-# Scratch memory comes from Python's raw allocator: safe without the GIL, and seen by
-# tracemalloc, so the memory benchmarks measure the kernels' scratch too.
-from cpython.mem cimport PyMem_RawMalloc as malloc, PyMem_RawFree as free
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 
 include "_fsum.pxi"         # correctly rounded sums of doubles (float profits)
 include "_rows.pxi"         # rows and stacks: Fusion, Fruitless, Greedy, play, profits
@@ -22,3 +24,4 @@ include "_subrows.pxi"      # values of sub-rows (Intervals)
 include "_forest.pxi"       # forests of rooted trees, with rows and stacks
 include "_batch.pxi"        # many one-row games at once
 include "_cooperative.pxi"  # the cooperative maximum
+include "_pack.pxi"         # the coins of many components packed into one buffer

@@ -31,16 +31,25 @@ from array import array
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, TypeAlias, Union, cast
+from typing import Any, TypeAlias, cast
 
 from . import _core
-from ._coins import (FLOAT64, INT64, OBJECTS, Buffer1D, Column, as_floats, as_objects,
-                     short_repr, unify)
+from ._coins import (
+    FLOAT64,
+    INT64,
+    OBJECTS,
+    Buffer1D,
+    Column,
+    as_floats,
+    as_objects,
+    short_repr,
+    unify,
+)
 
 __all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Coins", "Number", "Structure", "span",
            "run", "storage"]
 
-Number: TypeAlias = Union[int, float, Fraction, Decimal]
+Number: TypeAlias = int | float | Fraction | Decimal
 
 #: ``COINSROW_EXACT=1`` at import: every kernel runs as its exact twin (for tests and
 #: debugging; the answers are the same, a constant factor slower).
@@ -195,7 +204,7 @@ def storage(columns: Sequence[Column], n_rows: int, names: Sequence[str],
     every = list(columns) if forest is None else [*columns, forest]
     kind, exact_type = unify(every, where)
     data: Any
-    if kind == INT64 or kind == FLOAT64:
+    if kind in (INT64, FLOAT64):
         parts = [cast(Buffer1D, c.data) if kind == INT64 else as_floats(c) for c in every]
         if len(parts) == 1 and not (copy and isinstance(parts[0], memoryview)):
             data = memoryview(parts[0])
@@ -270,10 +279,12 @@ def run(coins: Coins, kernel: str, *args: Any, answer: Answer = Answer.NUMBER) -
     """Run ``kernel`` (a name in ``_core``) over ``coins`` with ``args``, through the one
     path above; for ``Answer.STRUCTURE``, a ``Structure``."""
     machine, twin = twins(kernel)
-    first = None
-    if coins.kind != OBJECTS:
-        first = (lambda numbers: (twin if EXACT else machine)(numbers, *args))
-    payload = _solve(coins, first, lambda numbers: twin(numbers, *args), answer)
+
+    def first(numbers: Any) -> Any:  # the machine kernel (its twin in the exact mode)
+        return (twin if EXACT else machine)(numbers, *args)
+
+    payload = _solve(coins, first if coins.kind != OBJECTS else None,
+                     lambda numbers: twin(numbers, *args), answer)
     if answer is Answer.STRUCTURE:
         return Structure(coins, twin, args, payload)
     return payload

@@ -8,6 +8,12 @@ blocks: the value is read at the tree's root in O(1), the best move is the large
 increasing end of its reduced form, a prefix of one fixed path of the static forest, which
 only shrinks as the top is taken. A whole game of n coins against any opponent costs
 O(n log n) time and O(n) memory.
+
+A game with a forest (docs/forests.md; ``ForestWindows`` in ``_forest.pxi``) keeps its rows
+in the same window structure and treats the stacks as paths of the forest: the blocks of
+every subtree are computed once, bottom-up, and stay valid as long as the subtree is whole
+(a move only ever takes a root), so the blocks released at the roots join the rows' blocks
+in the one tree; taking a root puts back the blocks it had absorbed, each once in a game.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ._dispatch import Answer, Number, Structure, run
+from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve
 
@@ -32,26 +39,37 @@ def _new_move(fields: tuple,
 class Engine:
     """A mutable position for live play against any opponent.
 
-    ``Engine(game)`` takes a row (any accepted sequence or buffer) or a ``Game``.
+    ``Engine(game)`` takes a row (any accepted sequence or buffer) or a ``Game``, forests
+    included.
 
     - ``value()``: the advantage of the player to move, O(1).
-    - ``best_move()``: an optimal ``Move``, by the library's one tie rule (the move
-      ``Game.best_move()`` makes in the same position): the largest block of the reduced
-      forms (ties: the lowest row or stack), from the end of its row where it lies (ties:
-      left) or the top of its stack; when only stacks' Fruitless tails are left, the top of
-      the first stack. O(1) for one row, O(log n) otherwise.
+    - ``best_move()``: an optimal ``Move``, by the library's one tie rule: always the move
+      ``Game.best_move()`` makes in the same position. Without a forest: the largest block
+      of the reduced forms (ties: the lowest row or stack), from the end of its row where it
+      lies (ties: left) or the top of its stack; when only stacks' Fruitless tails are left,
+      the top of the first stack. With a forest (docs/forests.md): the largest of the rows'
+      blocks and of the blocks released at the roots of the stacks and trees (ties: rows
+      first, the lowest row, the left end; then the stacks in order, then the nodes by
+      index); when no block is released any more, the first stack's top, else the root with
+      the lowest index. O(1) for one row, O(log n) otherwise.
     - ``take(move)``: play any legal move, by either side: a ``Move`` (as from ``moves()``,
-      ``best_move()`` or ``game.moves()``), or ``"left"`` / ``"right"`` for a one-row game.
-      Returns the ``Move`` played.
+      ``best_move()`` or ``game.moves()``; a forest's is ``Move("tree", node, "root", node,
+      coin)``), or ``"left"`` / ``"right"`` for a one-row game. Returns the ``Move`` played.
     - ``game``: the current position as an immutable ``Game``; ``len(engine)``: coins left.
+    - ``copy.copy(engine)`` (and ``deepcopy``) is an independent engine at the same position;
+      an engine pickles as the game it started from and the coins taken since.
 
-    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins in
-    rows and stacks costs O(n log n) time and O(n) memory whatever the opponent does (at most
-    two tree updates per move of a row; a stack's Fruitless tail adds O(1) amortised).
+    Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins costs
+    O(n log n) time and O(n) memory whatever the opponent does, on the optimal line or off
+    it (at most two tree updates per move of a row; a stack's Fruitless tail adds O(1)
+    amortised). With a forest, taking a node costs O((1 + b) log n) for the b blocks it had
+    absorbed, which go back into the tree: each block once in a game, so the whole game is
+    still O(n log n) against any opponent, and nothing is ever solved again.
     int64 and float64 coins use compiled loops; int64 coins whose alternating prefix sums
-    would pass 2^59 in magnitude, big ints, ``Fraction`` and ``Decimal`` use the exact twin
-    of the structure on Python numbers (same bounds, a constant factor slower); so do floats
-    whose magnitudes sum past 1e300, as Fractions, the answers rounded once.
+    (with a forest: whose magnitudes add up) pass 2^59, big ints, ``Fraction`` and
+    ``Decimal`` use the exact twin of the structure on Python numbers (same bounds, a
+    constant factor slower); so do floats whose magnitudes sum past 1e300, as Fractions,
+    the answers rounded once.
 
     >>> e = Engine([1, 2, 1000, 3, 4, 900])
     >>> e.value(), e.best_move().end
@@ -60,31 +78,76 @@ class Engine:
     (900, -992)
     >>> e.take("left").coin, e.best_move()
     (1, Move(kind='row', index=0, end='right', position=4, coin=4))
+    >>> t = Engine(Game(stacks=[[2, 9]], forest=([5, 1, 7], [-1, 0, 0])))
+    >>> t.value(), t.best_move()
+    (6, Move(kind='tree', index=0, end='root', position=0, coin=5))
+    >>> t.take(Move("stack", 0, "top", 0, 2)).coin, t.value(), t.best_move().coin
+    (2, 10, 9)
     """
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
-                 "_one_row", "_n_rows", "_bases", "_data")
+                 "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest")
 
     def __init__(self, game: Any) -> None:
         if not isinstance(game, Game):
             game = Game(rows=[game])
         position = where(game)
-        if position.forest is not None and position.forest.left:
-            raise ValueError("Engine holds rows and stacks only; play a Game with a forest "
-                             "through Game.best_move()/take()")
-        coins = position.coins
+        self._build(position, position.starts, position.stops, position.forest)
+
+    def _build(self, initial: Position, starts: Sequence[int], stops: Sequence[int],
+               forest: ForestState | None = None) -> None:
+        """The engine at the position ``starts``/``stops`` (and ``forest``, the forest's part
+        of it) of ``initial``'s storage, which it remembers as the position it started from
+        (for pickling). O(n log n)."""
+        coins = initial.coins
         self._coins = coins
-        self._starts = array("q", position.starts)
-        self._stops = array("q", position.stops)
+        self._initial = (array("q", initial.starts), array("q", initial.stops),
+                         initial.forest)
+        self._starts = array("q", starts)
+        self._stops = array("q", stops)
         n_rows = coins.n_rows
         self._n_rows = n_rows
         self._bases = coins.bases
         self._data = coins.objects() if not isinstance(coins.data, memoryview) else coins.data
-        self._one_row = n_rows == 1 and len(self._starts) == 1
-        self._left = len(game)
-        self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
-                                         n_rows, answer=Answer.STRUCTURE)
+        self._one_row = n_rows == 1 and len(self._starts) == 1 and forest is None
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
+        self._forest: LiveForest | None = None
+        if forest is None:
+            self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
+                                             n_rows, answer=Answer.STRUCTURE)
+        else:
+            self._forest = LiveForest(forest)
+            self._left += forest.left
+            self._structure = run(coins, "ForestWindows", self._starts, self._stops, n_rows,
+                                  forest.base, forest.parents, forest.removed(),
+                                  answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
+
+    # -- copies and pickles -----------------------------------------------------------------
+
+    def __copy__(self) -> Engine:
+        """An independent engine at the same position (moves on one leave the other alone),
+        sharing the immutable coins. O(n log n): its structure is built again."""
+        twin = Engine.__new__(Engine)
+        twin._build(Position(self._coins, *self._initial), self._starts, self._stops,
+                    None if self._forest is None else self._forest.state())
+        return twin
+
+    def __deepcopy__(self, memo: dict) -> Engine:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the ``Game`` it started from and the coins taken since from each end of
+        each component (and the forest's nodes, parents first); unpickling plays them again
+        (O(n log n))."""
+        initial_starts, initial_stops, initial_forest = self._initial
+        start = game_at(Position(self._coins, initial_starts, initial_stops, initial_forest))
+        taken_left = [s - s0 for s, s0 in zip(self._starts, initial_starts)]
+        taken_right = [s0 - s for s, s0 in zip(self._stops, initial_stops)]
+        if self._forest is None or initial_forest is None:
+            return _unpickle_engine, (start, taken_left, taken_right)
+        return _unpickle_engine, (start, taken_left, taken_right,
+                                  _taken_nodes(initial_forest, self._forest))
 
     # -- reading the position ---------------------------------------------------------------
 
@@ -92,12 +155,14 @@ class Engine:
         return self._left
 
     def _where(self) -> Position:
-        return Position(self._coins, self._starts, self._stops)
+        return Position(self._coins, self._starts, self._stops, self._forest)
 
     @property
     def game(self) -> Game:
-        """The current position as an immutable ``Game`` (O(k) for k rows and stacks)."""
-        return game_at(self._where())
+        """The current position as an immutable ``Game`` (O(k) for k rows and stacks; O(n)
+        with a forest)."""
+        forest = None if self._forest is None else self._forest.state()
+        return game_at(Position(self._coins, self._starts, self._stops, forest))
 
     def value(self) -> Number:
         """Own total minus the opponent's for the player to move, both playing optimally.
@@ -110,9 +175,9 @@ class Engine:
         return self._structure.number(self._windows.value())
 
     def best_move(self) -> Move:
-        """An optimal move: the largest end block (ties: lowest row, then left).
+        """An optimal move, by the one tie rule (the move ``Game.best_move()`` makes here).
 
-        O(1) for one row, O(log n) for several. ``ValueError`` when no coin is left.
+        O(1) for one row, O(log n) otherwise. ``ValueError`` when no coin is left.
 
         >>> Engine([1, 2, 1000, 3, 4, 900]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
@@ -123,18 +188,23 @@ class Engine:
         if c < self._n_rows:
             return _new_move(("row", c, "left" if from_left else "right",
                               flat - self._bases[c], self._data[flat]))
-        return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
-                          self._data[flat]))
+        if c < len(self._starts):
+            return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
+                              self._data[flat]))
+        node = flat - cast(LiveForest, self._forest).base
+        return _new_move(("tree", node, "root", node, self._data[flat]))
 
     def moves(self) -> list[Move]:
-        """The legal moves: both ends of every non-empty row, the top of every stack."""
+        """The legal moves: both ends of every non-empty row, the top of every stack, every
+        root of the forest (O(n) with a forest)."""
         return moves(self._where())
 
     def take(self, move: Move | str | Sequence[Any]) -> Move:
         """Play ``move`` (any legal move, by either side) and return it as a ``Move``.
 
         ``move`` is a ``Move`` or ``"left"`` / ``"right"`` (one-row games). ``ValueError`` if it
-        is not legal here; the position is then unchanged. O(log n) amortised.
+        is not legal here; the position is then unchanged. O(log n) amortised (a forest's
+        node: O((1 + b) log n), see the class).
 
         >>> e = Engine([5, 1, 3])
         >>> e.take("right")
@@ -142,33 +212,119 @@ class Engine:
         >>> len(e), e.game.rows
         (2, ((5, 1),))
         """
-        if move.__class__ is Move:
+        if move.__class__ is str and self._one_row:
+            # The hot path of a one-row game: an end by its name.
+            start, stop = self._starts[0], self._stops[0]
+            if start < stop and (move == "left" or move == "right"):
+                flat = start if move == "left" else stop - 1
+                played = _new_move(("row", 0, move, flat - self._bases[0], self._data[flat]))
+                self._pop(0, move == "left")
+                return played
+        elif move.__class__ is Move:
             # The hot path: a Move on a row, checked without building anything.
             kind, c, end, position, coin = move
             if kind == "row" and c.__class__ is int and 0 <= c < self._n_rows:
                 start, stop = self._starts[c], self._stops[c]
                 if start < stop:
                     flat = start if end == "left" else stop - 1 if end == "right" else -1
-                    if (flat >= 0 and position == flat - self._bases[c]
-                            and coin == self._data[flat]):
+                    coin_there = self._data[flat] if flat >= 0 else None
+                    # Only a move exactly as the engine names it (an int position, the
+                    # coin's own type) is returned as it came; others are resolved below.
+                    if (flat >= 0 and position.__class__ is int
+                            and position == flat - self._bases[c]
+                            and coin.__class__ is coin_there.__class__ and coin == coin_there):
                         self._pop(c, end == "left")
                         return move
         try:
-            component, _, end_code, played = resolve(move, self._where())
+            component, flat, _, played = resolve(move, self._where())
         except MoveError as error:
             raise ValueError(str(error)) from None
-        self._pop(component, played.end != "right")
+        if component == len(self._starts):
+            self._take_node(flat - cast(LiveForest, self._forest).base)
+        else:
+            self._pop(component, played.end != "right")
         return played
 
+    def _take_node(self, node: int) -> None:
+        forest = cast(LiveForest, self._forest)
+        try:
+            self._windows.take_node(node)
+            forest.take(node)
+            self._left -= 1
+        except BaseException:
+            # As in _pop: read the position back from the structure.
+            self._resync()
+            raise
+
     def _pop(self, c: int, from_left: bool) -> None:
-        if from_left:
-            self._windows.pop_left(c)
-            self._starts[c] += 1
-        else:
-            self._windows.pop_right(c)
-            self._stops[c] -= 1
-        self._left -= 1
+        try:
+            if from_left:
+                self._windows.pop_left(c)
+                self._starts[c] += 1
+            else:
+                self._windows.pop_right(c)
+                self._stops[c] -= 1
+            self._left -= 1
+        except BaseException:
+            # A KeyboardInterrupt can come between the structure's pop (which never stops
+            # half-way) and the bookkeeping: read the position back from the structure.
+            self._resync()
+            raise
+
+    def _resync(self) -> None:
+        for c in range(len(self._starts)):
+            self._starts[c], self._stops[c] = self._windows.bounds(c)
+        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
+        forest = self._forest
+        if forest is not None:
+            forest.resync(self._windows.taken)
+            self._left += forest.left
 
     def __repr__(self) -> str:
         return f"Engine({self.game!r})"
 
+
+def _unpickle_engine(start: Game, taken_left: Sequence[int], taken_right: Sequence[int],
+                     taken_nodes: Sequence[int] = ()) -> Engine:
+    """The engine of a pickle (``Engine.__reduce__``): ``start`` with the coins taken (the
+    forest's nodes in an order where each is a root when it is taken)."""
+    position = where(start)
+    k = len(position.starts)
+    if len(taken_left) != k or len(taken_right) != k:
+        raise ValueError("the pickled engine does not match its game")
+    starts = [a + t for a, t in zip(position.starts, taken_left)]
+    stops = [b - t for b, t in zip(position.stops, taken_right)]
+    if any(not a0 <= a <= b <= b0 for a0, a, b, b0 in
+           zip(position.starts, starts, stops, position.stops)):
+        raise ValueError("the pickled engine does not match its game")
+    forest = position.forest
+    if taken_nodes:
+        if forest is None:
+            raise ValueError("the pickled engine does not match its game")
+        live = LiveForest(forest)
+        for node in taken_nodes:
+            if not (isinstance(node, int) and 0 <= node < live.size and live.is_root(node)):
+                raise ValueError("the pickled engine does not match its game")
+            live.take(node)
+        forest = live.state()
+    engine = Engine.__new__(Engine)
+    engine._build(position, starts, stops, forest)
+    return engine
+
+
+def _taken_nodes(initial: ForestState, now: LiveForest) -> list[int]:
+    """The nodes gone from ``now`` but not from ``initial``, parents before children (so
+    that each is a root when taken again). O(n)."""
+    before, after, parents = initial.removed(), now.removed(), initial.parents
+    depth: dict[int, int] = {}
+    for node in range(initial.size):
+        if after[node] and not before[node]:
+            path, x = [], node
+            while x not in depth and x >= 0 and after[x] and not before[x]:
+                path.append(x)
+                x = parents[x]
+            known = depth.get(x, 0) if x >= 0 else 0
+            for y in reversed(path):
+                known += 1
+                depth[y] = known
+    return sorted(depth, key=lambda x: (depth[x], x))

@@ -15,14 +15,14 @@ from __future__ import annotations
 import numbers
 import sys
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import _core
 from ._coins import Column, column, describe
 from ._dispatch import Coins
 
-__all__ = ["ForestState", "parse_forest"]
+__all__ = ["ForestState", "LiveForest", "parse_forest"]
 
 
 def _parents_array(parents: Any, n: int) -> array:
@@ -183,6 +183,13 @@ class ForestState:
                                self.left, line, self._first, turn + 1)
         return self
 
+    def without_nodes(self, removed: bytes) -> ForestState:
+        """This forest with the nodes marked in ``removed`` gone (a position's forest, as
+        ``removed()`` gave it): O(n)."""
+        mask = bytes(removed)
+        return ForestState(self.base, self.parents, self.component, mask,
+                           self.size - sum(mask))
+
     def without(self, node: int) -> ForestState:
         """After taking root ``node`` off the line: O(n)."""
         mask = bytearray(self.removed())
@@ -202,3 +209,51 @@ class ForestState:
             for i in kept
         )
         return values, new_parents
+
+
+class LiveForest:
+    """The forest part of a live position (an ``Engine``'s): the nodes gone, updated in place.
+
+    It answers what the move protocol asks of a position's forest (``size``, ``base``,
+    ``parents``, ``removed()``, ``is_root(node)``, ``roots()``) in O(1), except ``roots()``
+    (O(n)); ``state()`` is an immutable ``ForestState`` of it, O(n).
+    """
+
+    __slots__ = ("base", "parents", "size", "component", "left", "_mask")
+
+    def __init__(self, state: ForestState) -> None:
+        self.base = state.base
+        self.parents = state.parents
+        self.size = state.size
+        self.component = state.component
+        self.left = state.left
+        self._mask = bytearray(state.removed())
+
+    def removed(self) -> bytearray:
+        """``removed()[i]`` is 1 when node i is gone (the live mask itself: read it only)."""
+        return self._mask
+
+    def is_root(self, node: int) -> bool:
+        parent = self.parents[node]
+        return not self._mask[node] and (parent < 0 or bool(self._mask[parent]))
+
+    def roots(self) -> list[int]:
+        mask, parents = self._mask, self.parents
+        return [i for i in range(self.size)
+                if not mask[i] and (parents[i] < 0 or mask[parents[i]])]
+
+    def take(self, node: int) -> None:
+        """Node ``node`` (a root: the move protocol checked it) is taken. O(1)."""
+        self._mask[node] = 1
+        self.left -= 1
+
+    def resync(self, taken: Callable[[int], bool]) -> None:
+        """The nodes gone read back from ``taken(node)`` (the engine's structure). O(n)."""
+        mask = self._mask
+        for node in range(self.size):
+            mask[node] = 1 if taken(node) else 0
+        self.left = self.size - sum(mask)
+
+    def state(self) -> ForestState:
+        return ForestState(self.base, self.parents, self.component, bytes(self._mask),
+                           self.left)

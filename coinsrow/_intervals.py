@@ -1,10 +1,11 @@
 """Values of many sub-rows of one row: ``Intervals``.
 
-The kept boundaries of a sub-row [L, R) are two paths of static forests (the decreasing and
-the increasing part of its reduced form, docs/window.md) joined by the minimum block; both
-paths' blocks decrease away from the ends, so the Greedy alternating sum is a merge of two
-sorted runs, each run one jump-pointer search plus a difference of path sums
-(docs/subrows.md).
+The reduced form of a sub-row [L, R) is two paths of static forests (its decreasing and its
+increasing side, docs/window.md) joined by the minimum block, so its value, the Greedy
+alternating sum, is the merge of two sorted lists. The forests are cut into heavy paths: a
+side is O(log n) slot ranges, merged in chunks, run by run or from the tables kept for the
+pairs of heavy paths that interleave a lot. docs/subrows.md proves it correct and its worst
+case, O(sqrt(n) log n) a query.
 """
 
 from __future__ import annotations
@@ -35,10 +36,13 @@ def _bounds_array(values: Any, what: str) -> array:
 class Intervals:
     """Values of sub-rows: ``Intervals(row).value(start, stop) == value(row[start:stop])``.
 
-    Built once in O(n log n) time and O(n) memory; a query costs O((1 + r) log n), where r is
-    the number of runs when the two sides of the sub-row's reduced form are merged: small on
-    random, sorted and random-walk rows (about 1 microsecond per query at n = 10^6), up to
-    about n/10 on V-shaped rows. Bounds follow Python's slice convention.
+    A query costs O(sqrt(n) log n) in the worst case (proven in docs/subrows.md), O(log n) to
+    O(log^2 n) when the two sides of the sub-row interleave little; at n = 10^6 a random query
+    takes a few microseconds on every row family measured (V-shaped rows included). The build
+    takes O(n log n) time and O(n) memory (about 140 to 185 bytes per coin) plus the tables of
+    the heavily interleaved pairs of heavy paths: on V-shaped rows a few, at most (n + 1) / 4
+    checkpoints of 16 bytes while that budget suffices; in the worst case O(n^1.5 log n) time
+    and O(n log n) memory. Bounds follow Python's slice convention.
 
     Exact like ``value``: int64 rows whose alternating prefix sums pass 2^59 in magnitude, big
     ints, ``Fraction`` and ``Decimal`` use the exact twin of the structure on Python numbers
@@ -65,6 +69,26 @@ class Intervals:
 
     def __len__(self) -> int:
         return self._n
+
+    # -- copies and pickles: nothing changes an Intervals once built --------------------------
+
+    def __copy__(self) -> Intervals:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Intervals:
+        return self
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its row (int64 and float64 coins as a compact ``array``); unpickling
+        builds the structure again, O(n log n)."""
+        coins = self._coins
+        row: Any = coins.data
+        if coins.kind != OBJECTS:
+            row = array("q" if coins.kind == INT64 else "d", row.tobytes())
+        return Intervals, (row,)
+
+    def __repr__(self) -> str:
+        return f"<Intervals of a row of {self._n} coins>"
 
     def value(self, start: int | None = None, stop: int | None = None) -> Number:
         """The value of ``row[start:stop]`` for the player to move (0 if it is empty).

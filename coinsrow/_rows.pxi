@@ -2562,6 +2562,13 @@ def check_finite_exact(list coins):
     return Status.OK, None
 
 
+cdef inline object _zero_of(list coins):
+    """The zero that sums of these coins start at: 0.0 for Python floats, 0 otherwise.
+    (Cython adds an int 0 to a float by returning the float itself, which keeps a -0.0
+    that IEEE addition, 0.0 + -0.0, turns into 0.0; the machine kernels start at 0.0.)"""
+    return 0.0 if len(coins) and type(coins[0]) is float else 0
+
+
 cdef inline bint _overflowed(object x):
     """A Python float that left the float range (an infinity or a NaN)."""
     return type(x) is float and not isfinite(x)
@@ -2577,7 +2584,7 @@ cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_
     cdef Py_ssize_t k = starts.shape[0], c
     cdef int64_t n = 0, p, start, stop, top, seg, tail
     cdef list values, segments, reduced = []
-    cdef object v, fruitless = 0, t
+    cdef object v, fruitless = _zero_of(coins), t
     cdef bint n_odd
     for c in range(k):
         n += stops[c] - starts[c]
@@ -2684,12 +2691,12 @@ cdef object _value_exact(list coins, const int64_t[::1] starts, const int64_t[::
     cdef list values, entries, taken
     cdef int64_t left, right
     cdef int player = 0
-    cdef object x, y, total = 0
+    cdef object x, y, zero = _zero_of(coins), total = zero
     fruitless, reduced = _reduce_all_exact(coins, starts, stops, n_rows, False)
     if k == 1 and n_rows == 1:
         # As _one_row_greedy: each player's total, then their difference.
         values, left, right = reduced[0][0], reduced[0][2], reduced[0][3]
-        taken = [0, 0]
+        taken = [zero, zero]
         while left <= right:
             steps += 1
             if steps % _EXACT_SIGNAL_STEP == 0:
@@ -2724,7 +2731,7 @@ def game_value_exact(list coins, const int64_t[::1] starts, const int64_t[::1] s
     """``game_value`` on Python numbers (ints of any size, floats, Fraction, Decimal)."""
     _total_coins(starts, stops)
     if starts.shape[0] == 0:
-        return Status.OK, 0
+        return Status.OK, _zero_of(coins)
     status, bad = check_finite_exact(coins)
     if status != OK:
         return status, bad
@@ -2739,7 +2746,7 @@ cdef tuple _play_exact(list coins, const int64_t[::1] starts, const int64_t[::1]
     """``(value, [(component, coin, end), ...])`` on Python numbers."""
     cdef list play = []
     fruitless, reduced = _reduce_all_exact(coins, starts, stops, n_rows, True)
-    value = _greedy_exact(reduced, n_rows, 0, play) + fruitless
+    value = _greedy_exact(reduced, n_rows, _zero_of(coins), play) + fruitless
     return value, play
 
 
@@ -2752,7 +2759,7 @@ def game_play_exact(list coins, const int64_t[::1] starts, const int64_t[::1] st
             or out_end.shape[0] < total_coins):
         raise ValueError("output buffers are shorter than the game")
     if total_coins == 0:
-        return Status.OK, 0
+        return Status.OK, _zero_of(coins)
     status, bad = check_finite_exact(coins)
     if status != OK:
         return status, bad
@@ -2779,10 +2786,10 @@ def game_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1]
     (ints halve exactly, Fraction and Decimal divide exactly); Python floats: each player's
     coins of the play, as math.fsum adds them."""
     cdef Py_ssize_t c
-    cdef object total = 0
+    cdef object total = _zero_of(coins)
     total_coins = _total_coins(starts, stops)
     if total_coins == 0:
-        return Status.OK, (0, 0)
+        return Status.OK, (total, total)
     status, bad = check_finite_exact(coins)
     if status != OK:
         return status, bad

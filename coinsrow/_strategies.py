@@ -5,29 +5,38 @@ callable ``f(game) -> Move``. ``simulate`` plays a whole game between two strate
 
 While every move so far follows the ``Game``'s optimal line, ``simulate`` steps along it
 (optimal against optimal gives exactly ``Game.play()`` in O(n log k)). At the first move off
-the line it builds an ``Engine`` (API.md §7) and plays the rest on it: every move, by either
-side, in O(log n) amortised, so a whole game costs O(n log n) whatever the opponent does; the
-other named strategies see the engine's position (O(k) per move for k rows and stacks). Forests
+the line it builds an ``Engine`` (the window structure, docs/window.md) and the optimal player
+answers every later move there, in O(log n) amortised, never by solving again. ``"greedy"``
+keeps a heap of the components' end coins that the moves update, and ``"random"`` a Fenwick
+tree of the components' numbers of legal moves: O(log k) a move each, without looking at the
+whole position. Strategies that read the position (user callables, ``"parity"``,
+``"lookahead"``) get a ``Game``, kept up to date by ``Game.take`` (O(log k) a move, the
+positions sharing their bounds). So ``simulate(game, "greedy", "optimal")`` costs O(n log n)
+for n coins in k rows and stacks, and O(n log k) while the moves follow the line. Forests
 (``Game(forest=...)``) are not in the engine's structure: for them the playout steps through
-``Game.take`` as before (the line while on it, one O(n log n) recomputation per move off it).
+``Game.take`` (the line while on it, one O(n log n) recomputation per optimal move off it)
+and the named strategies look at every legal move.
 """
 
 from __future__ import annotations
 
 import decimal
+import heapq
 import math
 import random
+from array import array
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any, NamedTuple, Union
 
-from ._dispatch import EXACT_DECIMAL, Number
+from ._dispatch import EXACT_DECIMAL, Coins, Number
 from ._engine import Engine
-from ._game import Game, Move, where
-from ._moves import MoveError, resolve
+from ._game import Game, Move, legal, where
+from ._moves import End, MoveError, move_at
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
-Strategy = Union[str, Callable[[Game], Any]]  # noqa: UP007 (a runtime alias on 3.10+)
+Strategy = Union[str, Callable[[Game], Any]]
 
 STRATEGY_NAMES = ("optimal", "greedy", "parity", "lookahead", "random")
 
@@ -49,13 +58,156 @@ class Playout(NamedTuple):
 
 
 def _greedy(game: Game) -> Move:
-    """The largest coin available; ties: lowest row, then stack, index, then the left end."""
+    """The largest coin available; ties: lowest row, then stack, index, then the left end.
+
+    Looks at every legal move, O(k) (O(n) with a forest); ``_Greedy`` answers the same in
+    O(log k) from the moves played."""
     moves = game.moves()  # rows first, then stacks; a row's left end before its right
     best = moves[0]
     for move in moves:
         if move.coin > best.coin:
             best = move
     return best
+
+
+class _Tracked:
+    """A named strategy that follows the game through the moves played (``played``), from
+    the start position: it needs no ``Game`` to choose (rows and stacks only)."""
+
+    def __init__(self, game: Game) -> None:
+        position = where(game)  # O(k), once
+        self.coins: Coins = position.coins
+        self.starts = array("q", position.starts)
+        self.stops = array("q", position.stops)
+        self.n_rows = self.coins.n_rows
+
+    def played(self, move: Move) -> None:
+        """Follow a legal move (of a row or a stack) of the game."""
+        c = move.index if move.kind == "row" else self.n_rows + move.index
+        if move.end == "right":
+            self.stops[c] -= 1
+            self._changed(c, False)
+        else:
+            self.starts[c] += 1
+            self._changed(c, True)
+
+    def _changed(self, c: int, at_start: bool) -> None:
+        raise NotImplementedError
+
+    def _move(self, c: int, side: int) -> Move:
+        """The move at the start (side 0) or before the stop (side 1) of component c."""
+        if side:
+            return move_at(self.coins, c, self.stops[c] - 1, End.RIGHT)
+        return move_at(self.coins, c, self.starts[c], End.LEFT if c < self.n_rows else End.TOP)
+
+
+class _Greedy(_Tracked):
+    """``_greedy`` in O(log k) amortised a move, k rows and stacks.
+
+    A heap holds ``(-coin, component, side, flat index)`` of the coins at the components'
+    ends (side 0: left or top, 1: right), so that its smallest entry is the largest coin with
+    the tie rules of ``_greedy``; a move pushes the coin it exposes. Entries of coins taken
+    since stay in the heap until they reach its top (then they are dropped) or until the heap
+    is rebuilt from the ends, when it has grown to 4k + 16 entries: O(1) amortised, so the
+    heap keeps O(k) entries.
+    """
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.exact = self.coins.exact_type is Decimal  # negated exactly, not to 28 digits
+        self.heap: list[tuple] = []
+        self._rebuild()
+
+    def _entry(self, c: int, side: int, flat: int) -> tuple:
+        coin: Any = self.coins.coin(flat)
+        if self.exact:
+            with decimal.localcontext(EXACT_DECIMAL):
+                return (-coin, c, side, flat)
+        return (-coin, c, side, flat)
+
+    def _rebuild(self) -> None:
+        heap = []
+        for c in range(len(self.starts)):
+            start, stop = self.starts[c], self.stops[c]
+            if start < stop:
+                heap.append(self._entry(c, 0, start))
+                if c < self.n_rows and stop - 1 > start:
+                    heap.append(self._entry(c, 1, stop - 1))
+        heapq.heapify(heap)
+        self.heap = heap
+
+    def _changed(self, c: int, at_start: bool) -> None:
+        start, stop = self.starts[c], self.stops[c]
+        if at_start:
+            if start < stop:
+                heapq.heappush(self.heap, self._entry(c, 0, start))
+        elif stop - 1 > start:
+            heapq.heappush(self.heap, self._entry(c, 1, stop - 1))
+        if len(self.heap) > 4 * len(self.starts) + 16:
+            self._rebuild()
+
+    def __call__(self, game: Game | None, turn: int) -> Move:
+        heap = self.heap
+        while True:
+            _, c, side, flat = heap[0]
+            if side == 0:
+                if self.starts[c] == flat < self.stops[c]:
+                    return self._move(c, 0)
+            elif self.stops[c] - 1 == flat > self.starts[c]:
+                # (A row's last coin is its left move: the entry of side 0 comes first.)
+                return self._move(c, 1)
+            heapq.heappop(heap)
+
+
+class _UniformRandom(_Tracked):
+    """A uniformly random legal move, ``moves[rng.randrange(len(moves))]`` of the position's
+    ``moves()`` list (the same draws, the same moves), in O(log k) a move: a Fenwick tree
+    counts the legal moves of each component (a row 2, or 1 when one coin is left; a stack 1;
+    an empty one 0) and finds the component of the r-th."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        super().__init__(game)
+        self.rng = rng
+        k = len(self.starts)
+        self.counts = [self._count(c) for c in range(k)]
+        tree = [0] * (k + 1)
+        for i in range(1, k + 1):
+            tree[i] += self.counts[i - 1]
+            parent = i + (i & -i)
+            if parent <= k:
+                tree[parent] += tree[i]
+        self.tree = tree
+        self.total = sum(self.counts)
+        self.top = 1 << k.bit_length() if k else 0
+
+    def _count(self, c: int) -> int:
+        size = self.stops[c] - self.starts[c]
+        if size <= 0:
+            return 0
+        return 2 if c < self.n_rows and size > 1 else 1
+
+    def _changed(self, c: int, at_start: bool) -> None:
+        count = self._count(c)
+        delta = count - self.counts[c]
+        if delta:
+            self.counts[c] = count
+            self.total += delta
+            tree, i = self.tree, c + 1
+            while i < len(tree):
+                tree[i] += delta
+                i += i & -i
+
+    def __call__(self, game: Game | None, turn: int) -> Move:
+        r = self.rng.randrange(self.total)
+        # The component holding the r-th move: the largest prefix of counts summing to <= r.
+        tree, position, step = self.tree, 0, self.top
+        while step:
+            following = position + step
+            if following < len(tree) and tree[following] <= r:
+                position = following
+                r -= tree[following]
+            step >>= 1
+        return self._move(position, r)
 
 
 def _single_row(game: Game) -> int | None:
@@ -133,18 +285,25 @@ class _Random:
         return moves[self.rng.randrange(len(moves))]
 
 
-def _named(name: str, role: str, game: Game, rng: random.Random) -> Callable[[Game], Move]:
+def _named(name: str, role: str, game: Game, rng: random.Random,
+           tracked: bool) -> Callable[..., Move]:
+    """The strategy ``name``: a callable ``(position, turn) -> Move``; with ``tracked`` (a
+    game of rows and stacks), greedy and random are ``_Tracked`` (their position is
+    ``None``: they follow the moves played)."""
     if name == "greedy":
-        return _greedy
+        return _Greedy(game) if tracked else (lambda position, turn: _greedy(position))
     if name == "random":
-        return _Random(rng)
+        if tracked:
+            return _UniformRandom(game, rng)
+        chooser = _Random(rng)
+        return lambda position, turn: chooser(position)
     if name == "lookahead":
         if _single_row(game) is None:
             raise ValueError(
                 f"strategy 'lookahead' ({role} player) is for one row, but the game has "
                 f"{_describe_components(game)}"
             )
-        return _lookahead
+        return lambda position, turn: _lookahead(position)
     if name == "parity":
         if role != "first":
             raise ValueError(
@@ -161,7 +320,8 @@ def _named(name: str, role: str, game: Game, rng: random.Random) -> Callable[[Ga
                 f"strategy 'parity' needs a row of even length, but the row has {len(game)} "
                 "coins: on an odd row the opponent chooses which class the ends belong to"
             )
-        return _Parity(game)
+        parity = _Parity(game)
+        return lambda position, turn: parity(position)
     raise ValueError(
         f"unknown strategy {name!r} for the {role} player; the strategies are "
         f"{', '.join(map(repr, STRATEGY_NAMES))}, or a callable f(game) -> Move"
@@ -179,16 +339,17 @@ def _describe_components(game: Game) -> str:
 
 
 def _checked(strategy: Callable[[Game], Any], role: str) -> Callable[[Game, int], Move]:
-    """A user's callable, with its answers checked by the move protocol."""
+    """A user's callable, with its answers checked by the move protocol (O(log k))."""
     name = getattr(strategy, "__name__", None) or repr(strategy)
 
     def choose(game: Game, turn: int) -> Move:
         answer = strategy(game)
         try:
-            return resolve(answer, where(game))[3]
-        except MoveError as error:
-            legal = game.moves()
-            shown = ", ".join(map(repr, legal[:4])) + (", ..." if len(legal) > 4 else "")
+            return legal(game, answer)
+        except MoveError:
+            legal_moves = game.moves()
+            shown = ", ".join(map(repr, legal_moves[:4])) + (
+                ", ..." if len(legal_moves) > 4 else "")
             raise ValueError(
                 f"strategy {name!r} ({role} player) returned an illegal move at turn {turn}: "
                 f"{answer!r}; the legal moves were {shown}"
@@ -202,13 +363,12 @@ def _OPTIMAL(position: Game, turn: int) -> Move:
     return position.best_move()
 
 
-def _player(strategy: Strategy, role: str, game: Game,
-            rng: random.Random) -> Callable[[Game, int], Move]:
+def _player(strategy: Strategy, role: str, game: Game, rng: random.Random,
+            tracked: bool) -> Callable[..., Move]:
     if isinstance(strategy, str):
         if strategy == "optimal":
             return _OPTIMAL
-        named = _named(strategy, role, game, rng)
-        return lambda position, turn: named(position)
+        return _named(strategy, role, game, rng, tracked)
     if callable(strategy):
         return _checked(strategy, role)
     raise TypeError(
@@ -229,19 +389,23 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     - ``"greedy"``: the largest coin available (ties: lowest row/stack index, then left);
     - ``"parity"``: the even/odd strategy, for the first player on one row of even length:
       she takes the whole odd or even class of coins, whichever is larger, so never loses;
-    - ``"lookahead"``: the "Coins Game" write-up's heuristic, for one row: take the end whose coin minus the
-      larger coin then left to the opponent is larger (ties: left);
+    - ``"lookahead"``: the "Coins Game" write-up's heuristic, for one row: take the end
+      whose coin minus the larger coin then left to the opponent is larger (ties: left);
     - ``"random"``: a uniformly random legal move from ``random.Random(seed)``.
 
-    While every move so far follows the ``Game``'s optimal line, "optimal" plays that line
-    (O(1) a move, O(k) to take it): optimal against optimal costs O(n log k) in total and gives
-    the moves of ``Game.play()`` and the totals of ``profits()``. From the first move off the
-    line the game is played on an ``Engine`` (built once, O(n log n); then O(log n) amortised
-    a move), so a whole game costs O(n log n) against any strategy, plus what the strategies
-    themselves cost (O(k) per move for the named ones, k rows and stacks). A ``Game`` with a forest is played through ``Game.take`` instead: the
-    line while on it, one O(n log n) recomputation per optimal move off it.
-    Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are each player's
-    coins summed exactly and rounded once (``math.fsum``), as ``profits()`` gives them.
+    Cost, for n coins in k rows and stacks: while every move so far follows the ``Game``'s
+    optimal line, "optimal" plays that line (O(1) a move, O(log k) to take it), so optimal
+    against optimal costs O(n log k) and gives the moves of ``Game.play()`` and the totals
+    of ``profits()``. From the first move off the line the optimal player answers on an
+    ``Engine`` (built once, O(n log n); then O(log n) amortised a move), never by solving
+    again. "greedy" and "random" cost O(log k) amortised a move; a user's callable sees the
+    position as a ``Game`` (kept up to date in O(log k) a move) and costs what it costs. So
+    ``simulate(game, "greedy", "optimal")`` costs O(n log n) in all. A ``Game`` with a
+    forest is played through ``Game.take`` instead: the line while on it, one O(n log n)
+    recomputation per optimal move off it, and the named strategies look at every legal
+    move (O(n)). Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are
+    each player's coins summed exactly and rounded once (``math.fsum``), as ``profits()``
+    gives them.
 
     >>> simulate([1, 2, 1000, 3, 4, 900], "greedy", "optimal").first
     905
@@ -250,18 +414,20 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     """
     position = game if isinstance(game, Game) else Game(rows=[game])
     rng = random.Random(seed)
-    players = (_player(first, "first", position, rng), _player(second, "second", position, rng))
-    if where(position).forest is not None:
-        moves = _through_games(position, players)
-    else:
+    start = where(position)  # O(k), once
+    rows_and_stacks = start.forest is None
+    players = (_player(first, "first", position, rng, rows_and_stacks),
+               _player(second, "second", position, rng, rows_and_stacks))
+    if rows_and_stacks:
         moves = _through_engine(position, players)
-    return Playout(moves, *_totals(position, moves))
+    else:
+        moves = _through_games(position, players)
+    return Playout(moves, *_totals(start.coins, moves))
 
 
-def _totals(start: Game, moves: list[Move]) -> tuple[Number, Number]:
+def _totals(coins: Coins, moves: list[Move]) -> tuple[Number, Number]:
     """What each player took: exact sums, or for floats each player's coins summed exactly
     and rounded once (``math.fsum``), as ``profits()`` states them."""
-    coins = where(start).coins
     taken = ([move.coin for move in moves[0::2]], [move.coin for move in moves[1::2]])
     if coins.exact_type is float:
         return math.fsum(taken[0]), math.fsum(taken[1])
@@ -271,31 +437,47 @@ def _totals(start: Game, moves: list[Move]) -> tuple[Number, Number]:
 
 
 def _through_engine(start: Game, players: tuple) -> list[Move]:
-    """The playout: along the ``Game``'s optimal line while every move follows it, then on an
-    ``Engine`` built at the first move off the line.
+    """The playout of a game of rows and stacks.
 
-    Along the line each move costs O(k) (``Game.take``) and the optimal player's move O(1), so
-    optimal against optimal costs the O(n log k) of the line and never builds an engine.
-    Off the line, each move costs O(log n) amortised on the engine.
+    Along the ``Game``'s optimal line while every move follows it (the optimal player's move
+    O(1), taking it O(log k)); at the first move off it an ``Engine`` is built, which
+    answers the optimal player from then on and plays every move in O(log n) amortised.
+    Without an optimal player there is neither line nor engine. The ``Game`` is kept up to
+    date (O(log k) a move) only for the players that read it; the ``_Tracked`` strategies
+    follow the moves themselves.
     """
-    position = start  # valid until the engine takes over
-    engine = None if any(p is _OPTIMAL for p in players) else Engine(start)
+    tracked = [player for player in players if isinstance(player, _Tracked)]
+    needs_game = any(player is not _OPTIMAL and not isinstance(player, _Tracked)
+                     for player in players)
+    on_line = any(player is _OPTIMAL for player in players)
+    position: Game = start  # up to date while on the line, or when a player needs it
+    engine = None
     moves: list[Move] = []
     for turn in range(len(start)):
         player = players[turn % 2]
         if engine is None:
-            line_move = position.best_move()  # O(1): the position carries the line
-            move = line_move if player is _OPTIMAL else player(position, turn)
-            if move == line_move:
-                position = position.take(move)
-                moves.append(move)
-                continue
-            engine = Engine(position)
-        elif player is _OPTIMAL:
-            move = engine.best_move()
+            if on_line:
+                line_move = position.best_move()  # O(1): the position carries the line
+                move = line_move if player is _OPTIMAL else player(position, turn)
+                if move == line_move:
+                    position = position.take(move)
+                else:
+                    engine = Engine(position)
+                    move = engine.take(move)
+                    if needs_game:
+                        position = position.take(move)
+            else:
+                move = player(position, turn)
+                if needs_game:
+                    position = position.take(move)
         else:
-            move = player(engine.game, turn)
-        moves.append(engine.take(move))
+            move = engine.best_move() if player is _OPTIMAL else player(position, turn)
+            move = engine.take(move)
+            if needs_game:
+                position = position.take(move)
+        for follower in tracked:
+            follower.played(move)
+        moves.append(move)
     return moves
 
 

@@ -1,174 +1,873 @@
-# Included by _core.pyx: values of sub-rows (docs/subrows.md), with the static forests of the
-# window structure (docs/window.md).
+# Included by _core.pyx: values of sub-rows (docs/subrows.md), built on the static forests of
+# the window structure (docs/window.md).
 #
-# The kept boundaries of [L, R] are the par1-path from L while ns <= R and
-# the par2-path from R while ps >= L, joined by the minimum block (docs/window.md).
-# Along each path the blocks decrease, so the Greedy alternating sum merges two sorted runs:
-# each run is one jump-pointer search plus a difference of alternating path sums.
+# The reduced form of the coins between boundaries L < R is the par1 path from L up to the
+# first node u with ns(u) > R (its decreasing side, the "left entries"), the par2 path from R
+# up to the first node v with ps(v) < L (its increasing side read backwards, the "right
+# entries"), and the bridge [u, v), the smallest block. Its value is the alternating sum of
+# all these blocks in non-increasing order: a merge of two sorted lists.
 #
-# Jump pointers (Myers): every node keeps one extra ancestor, chosen so that the first node of
-# a path with a monotone property is found in O(log n) steps with O(1) memory per node. For
-# find_u the property "some node so far has ns > R" needs the max of ns over each jump.
+# Each forest is cut into heavy paths (every root path crosses at most log2(n + 1) light
+# edges), laid out bottom to top in "slots", one pad slot after each path. Along a path the
+# block values (the keys K) do not increase and ns increases (ps decreases), so the two sides
+# of a window are O(log n) slot ranges, found by binary search, and the merge proceeds in
+# chunks: a chunk is a slot range of one heavy path X of forest 1 against a slot range of one
+# heavy path Y of forest 2. A chunk is merged run by run (galloping searches), or, for the
+# pairs (X, Y) whose merge interleaves a lot, read from the pair's table: the alternating
+# prefix sums F of the merge of the whole of X and Y, kept every ``spacing`` merged entries
+# (checkpoints). The worst case is O(sqrt(n) log n) a query; docs/subrows.md proves it.
+#
+# Numbers: every numeric step is one of six operations (a run of a path's alternating prefix
+# sums added to a register, a difference of two checkpoints, a register added to the total,
+# the bridge, a register cleared, a checkpoint stored). The machine structure performs them as it goes; the
+# exact twin runs the same compiled planner on the ranks of its numbers, records the
+# operations and performs them on Python numbers in the same order, so that floats agree bit
+# for bit. int64: the heights stay below 2^59 (WINDOW_INT64_LIMIT), so no block (2^60) or
+# alternating sum of sorted blocks (2^61) can overflow; the sums are checked all the same.
 
-cdef class SubRows:
-    """Values of sub-rows of one row: built in O(n log n), each query O((1 + runs) log n).
+from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
 
-    ``status`` is OK, OVERFLOW (int64 heights past WINDOW_INT64_LIMIT, float64 ones past
-    1e300: use the exact twin, ``SubRowsExact``) or NOT_FINITE (``bad_index``).
+cdef extern from "Python.h":
+    # The same function without Cython's exception check: -1 with the exception set, so that
+    # a loop can free its scratch memory before it returns -1.
+    int _sr_signals_raw "PyErr_CheckSignals" ()
+
+
+cdef bint _sr_interrupted() noexcept with gil:
+    """Run the pending signal handlers; True when one raised (the exception is set)."""
+    return _sr_signals_raw() < 0
+
+
+cdef enum:
+    # A side of a window crosses at most log2(n + 1) light edges: at most 64 heavy paths.
+    _SR_MAX_SEGMENTS = 72
+    # Queries of ``values`` between two looks at pending signals (Ctrl-C): each query costs
+    # at most O(sqrt(n) log n), well under a millisecond at n = 10^6.
+    _SR_QUERIES_PER_SIGNAL_CHECK = 64
+    # Units of build work (merged entries, candidate pairs) between two looks at signals.
+    _SR_WORK_PER_SIGNAL_CHECK = 1 << 20
+    # The smallest checkpoint spacing chosen automatically, and the memory it may use:
+    # at most (n + 1) / _SR_CHECKPOINT_BUDGET checkpoints beyond two per table.
+    _SR_MIN_SHIFT = 4
+    _SR_CHECKPOINT_BUDGET = 4
+    # Recorded operations (the exact twin): four int64 each, (code, x, y, z).
+    _SR_OP_RUN = 0        # reg (x >> 2) +-= alt_f[z] - alt_f[y], f = (x >> 1) & 1, minus = x & 1
+    _SR_OP_TABLES = 1     # acc = T[x] - T[y] (y < 0: T[x]; x < 0: zero)
+    _SR_OP_ADD_ACC = 2    # total +-= acc (minus = x)
+    _SR_OP_BRIDGE = 3     # total +-= h[x] + h[y] (minus = z)
+    _SR_OP_ZERO = 4       # F = zero
+    _SR_OP_STORE = 5      # T[x] = F
+    # Registers.
+    _SR_TOTAL = 0
+    _SR_ACC = 1
+    _SR_F = 2
+
+
+cdef struct _SRSide:
+    # One static forest laid out in heavy paths. Slots of a path run from its bottom (start)
+    # to its head (top); the slot after the head is a pad. Forest 0 is par1 (parents to the
+    # right, ext = ns), forest 1 is par2 (parents to the left, ext = ps).
+    int64_t nslots
+    int64_t npaths
+    int64_t *slot       # node -> slot
+    int64_t *node       # slot -> node (-1 in a pad)
+    int64_t *path       # slot -> heavy path
+    int64_t *ext        # slot -> ns (forest 0) or ps (forest 1) of its node
+    int64_t *start      # path -> slot of its bottom
+    int64_t *top        # path -> slot of its head
+    int64_t *weighted   # path -> number of slots with a block (a root has none)
+    int64_t *up         # path -> slot of the head's parent (-1 when the head is a root)
+
+
+cdef struct _SRCore:
+    int64_t n
+    _SRSide side[2]
+    # Pair tables, sorted by (X, Y): pairs of X are pair_first[X] .. pair_first[X + 1] - 1.
+    int64_t npairs
+    int64_t *pair_first
+    int64_t *pair_y
+    int64_t *pair_s0    # merged positions [s0, s1): where X and Y interleave
+    int64_t *pair_s1
+    int64_t *pair_cp    # first checkpoint of the pair
+    int64_t ncp
+    int64_t *cp_x       # entries of X merged before the checkpoint
+    int64_t shift       # checkpoint spacing = 1 << shift
+    int64_t limit_shift # the proof's spacing bound G = 1 << limit_shift
+    int64_t min_side    # the proof's m0: fewer entries of a path in the overlap, no table
+
+
+cdef struct _SRExec:
+    # Performs (or records) the numeric operations of a query or of a table build.
+    bint record
+    bint nomem
+    bint overflow
+    int64_t *ops
+    int64_t nops
+    int64_t cap
+    int64_t ri[3]
+    double rf[3]
+
+
+# ---------------------------------------------------------------------------------------
+# Memory of the core.
+
+cdef void _sr_side_free(_SRSide *s) noexcept nogil:
+    free(s.slot)
+    free(s.node)
+    free(s.path)
+    free(s.ext)
+    free(s.start)
+    free(s.top)
+    free(s.weighted)
+    free(s.up)
+    s.slot = s.node = s.path = s.ext = NULL
+    s.start = s.top = s.weighted = s.up = NULL
+
+
+cdef void _sr_core_free(_SRCore *c) noexcept nogil:
+    _sr_side_free(&c.side[0])
+    _sr_side_free(&c.side[1])
+    free(c.pair_first)
+    free(c.pair_y)
+    free(c.pair_s0)
+    free(c.pair_s1)
+    free(c.pair_cp)
+    free(c.cp_x)
+    c.pair_first = c.pair_y = c.pair_s0 = c.pair_s1 = c.pair_cp = c.cp_x = NULL
+
+
+cdef int64_t _sr_core_bytes(_SRCore *c) noexcept nogil:
+    """Bytes of the integer arrays of the core."""
+    cdef int64_t total = 0, f
+    for f in range(2):
+        total += 8 * (c.n + 1 + 3 * c.side[f].nslots + 4 * c.side[f].npaths)
+    total += 8 * (c.side[0].npaths + 1 + 4 * c.npairs + c.ncp)
+    return total
+
+
+# ---------------------------------------------------------------------------------------
+# Heavy paths of one forest.
+
+cdef int _sr_side_build(_SRSide *s, int64_t *par, int64_t *ext_of_node, int64_t nb,
+                        bint parents_right) noexcept nogil:
+    """Lay out the forest ``par`` over nodes 0..nb-1 in heavy paths; NO_MEMORY or OK.
+
+    Children precede their parent in node order (forest 0) or follow it (forest 1), so one
+    sweep accumulates subtree sizes. O(nb).
     """
+    cdef int64_t *size = <int64_t *> malloc(nb * sizeof(int64_t))
+    cdef int64_t *heavy = <int64_t *> malloc(nb * sizeof(int64_t))
+    cdef int64_t i, x, p, npaths = 0, nslots, length, k, next_slot = 0, y
+    if size == NULL or heavy == NULL:
+        free(size)
+        free(heavy)
+        return NO_MEMORY
+    for x in range(nb):
+        size[x] = 1
+        heavy[x] = -1
+    for i in range(nb):
+        x = i if parents_right else nb - 1 - i
+        p = par[x]
+        if p >= 0:
+            size[p] += size[x]
+    for i in range(nb):
+        x = i if parents_right else nb - 1 - i
+        p = par[x]
+        if p >= 0 and (heavy[p] < 0 or size[x] > size[heavy[p]]):
+            heavy[p] = x
+    for x in range(nb):
+        if par[x] < 0 or heavy[par[x]] != x:
+            npaths += 1
+    nslots = nb + npaths
+    s.nslots = nslots
+    s.npaths = npaths
+    s.slot = <int64_t *> malloc(nb * sizeof(int64_t))
+    s.node = <int64_t *> malloc(nslots * sizeof(int64_t))
+    s.path = <int64_t *> malloc(nslots * sizeof(int64_t))
+    s.ext = <int64_t *> malloc(nslots * sizeof(int64_t))
+    s.start = <int64_t *> malloc(npaths * sizeof(int64_t))
+    s.top = <int64_t *> malloc(npaths * sizeof(int64_t))
+    s.weighted = <int64_t *> malloc(npaths * sizeof(int64_t))
+    s.up = <int64_t *> malloc(npaths * sizeof(int64_t))
+    if (s.slot == NULL or s.node == NULL or s.path == NULL or s.ext == NULL
+            or s.start == NULL or s.top == NULL or s.weighted == NULL or s.up == NULL):
+        free(size)
+        free(heavy)
+        return NO_MEMORY
+    p = 0
+    for x in range(nb):
+        if par[x] >= 0 and heavy[par[x]] == x:
+            continue
+        # x heads a path: its heavy chain goes down from x; slots run bottom to top.
+        length = 0
+        y = x
+        while y >= 0:
+            length += 1
+            y = heavy[y]
+        s.start[p] = next_slot
+        s.top[p] = next_slot + length - 1
+        s.weighted[p] = length - 1 if par[x] < 0 else length
+        k = next_slot + length - 1
+        y = x
+        while y >= 0:
+            s.slot[y] = k
+            s.node[k] = y
+            s.path[k] = p
+            s.ext[k] = ext_of_node[y]
+            k -= 1
+            y = heavy[y]
+        k = next_slot + length   # the pad
+        s.node[k] = -1
+        s.path[k] = p
+        s.ext[k] = 0
+        next_slot += length + 1
+        p += 1
+    for p in range(npaths):
+        x = s.node[s.top[p]]
+        s.up[p] = s.slot[par[x]] if par[x] >= 0 else -1
+    free(size)
+    free(heavy)
+    return OK
 
-    cdef bint is_float
-    cdef int64_t n
-    cdef int64_t *hi
-    cdef double *hf
-    cdef int64_t *ns
-    cdef int64_t *ps
-    cdef int64_t *par[2]
-    cdef int64_t *depth[2]
-    cdef int64_t *jump[2]
-    cdef int64_t *agg[2]
-    cdef int64_t *pi[2]
-    cdef double *pf[2]
-    cdef readonly int status
-    cdef readonly int64_t bad_index
 
-    def __cinit__(self, coins):
-        cdef const int64_t[::1] ci
-        cdef const double[::1] cf
-        cdef int64_t n, nb, f
-        cdef int st = OK
-        cdef int64_t *stack0 = NULL
-        cdef int64_t *stack1 = NULL
-        cdef double magnitude = 0
-        self.is_float = memoryview(coins).format == "d"
-        self.bad_index = -1
-        if self.is_float:
-            cf = coins
-            n = cf.shape[0]
+# ---------------------------------------------------------------------------------------
+# Searches along slots. Keys are non-increasing along a path; ns increases, ps decreases.
+
+cdef inline int64_t _sr_first_k1_below(coin_t *K1, int64_t a, int64_t b, coin_t y) noexcept nogil:
+    """First slot s in [a, b) with K1[s] < y (b if none), galloping from a."""
+    cdef int64_t lo = a, hi, step = 1, mid
+    if a >= b or K1[a] < y:
+        return a
+    while True:
+        hi = lo + step
+        if hi >= b:
+            hi = b
+            break
+        if K1[hi] < y:
+            break
+        lo = hi
+        step <<= 1
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if K1[mid] < y:
+            hi = mid
         else:
-            ci = coins
-            n = ci.shape[0]
-        self.n = n
-        nb = n + 1
-        self.ns = <int64_t *> malloc(nb * sizeof(int64_t))
-        self.ps = <int64_t *> malloc(nb * sizeof(int64_t))
-        stack0 = <int64_t *> malloc(nb * sizeof(int64_t))
-        stack1 = <int64_t *> malloc(nb * sizeof(int64_t))
-        for f in range(2):
-            self.par[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            self.depth[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            self.jump[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            self.agg[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-            if self.is_float:
-                self.pf[f] = <double *> malloc(nb * sizeof(double))
-                self.pi[f] = NULL
-            else:
-                self.pi[f] = <int64_t *> malloc(nb * sizeof(int64_t))
-                self.pf[f] = NULL
-        if self.is_float:
-            self.hf = <double *> malloc(nb * sizeof(double))
+            lo = mid
+    return hi
+
+
+cdef inline int64_t _sr_first_k2_at_most(coin_t *K2, int64_t a, int64_t b, coin_t x) noexcept nogil:
+    """First slot s in [a, b) with K2[s] <= x (b if none), galloping from a."""
+    cdef int64_t lo = a, hi, step = 1, mid
+    if a >= b or K2[a] <= x:
+        return a
+    while True:
+        hi = lo + step
+        if hi >= b:
+            hi = b
+            break
+        if K2[hi] <= x:
+            break
+        lo = hi
+        step <<= 1
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if K2[mid] <= x:
+            hi = mid
         else:
-            self.hi = <int64_t *> malloc(nb * sizeof(int64_t))
-        if (self.ns == NULL or self.ps == NULL or stack0 == NULL or stack1 == NULL
-                or (self.hf == NULL and self.hi == NULL)):
-            free(stack0)
-            free(stack1)
-            raise MemoryError()
-        for f in range(2):
-            if (self.par[f] == NULL or self.depth[f] == NULL or self.jump[f] == NULL
-                    or self.agg[f] == NULL or (self.pf[f] == NULL and self.pi[f] == NULL)):
-                free(stack0)
-                free(stack1)
-                raise MemoryError()
-        with nogil:
-            if self.is_float:
-                st = _w_heights(cf, 0, n, self.hf, &magnitude)
-                if st == NOT_FINITE:
-                    self.bad_index = _first_not_finite(cf, 0, n)
-                else:
-                    _w_forests(self.hf, 0, n, self.ns, self.ps, self.par[0], self.par[1],
-                             stack0, stack1)
-                    _w_path_tables(self, self.hf, self.pf[0], self.pf[1])
+            lo = mid
+    return hi
+
+
+cdef inline bint _sr_stops(int64_t ext, int64_t bound, int f) noexcept nogil:
+    """The path of a side ends here: ns > R (forest 0) or ps < L (forest 1)."""
+    return ext > bound if f == 0 else ext < bound
+
+
+cdef int64_t _sr_segments(_SRSide *s, int f, int64_t x, int64_t bound, int64_t *seg_path,
+                          int64_t *seg_from, int64_t *seg_to, int64_t *end_node) noexcept nogil:
+    """The entries of one side of a window, as slot ranges [seg_from, seg_to) of heavy paths,
+    from x up to the first node whose ext passes ``bound`` (written to end_node)."""
+    cdef int64_t k = 0, a = s.slot[x], p, t, lo, hi, step, mid
+    while True:
+        p = s.path[a]
+        t = s.top[p]
+        if _sr_stops(s.ext[t], bound, f):
+            # Gallop from a for the first slot that stops (t stops).
+            if _sr_stops(s.ext[a], bound, f):
+                hi = a
             else:
-                st = _w_heights(ci, 0, n, self.hi, &magnitude)
-                if st == OK:
-                    _w_forests(self.hi, 0, n, self.ns, self.ps, self.par[0], self.par[1],
-                             stack0, stack1)
-                    _w_path_tables(self, self.hi, self.pi[0], self.pi[1])
-        free(stack0)
-        free(stack1)
-        self.status = (st)
+                lo = a
+                step = 1
+                while True:
+                    hi = lo + step
+                    if hi >= t:
+                        hi = t
+                        break
+                    if _sr_stops(s.ext[hi], bound, f):
+                        break
+                    lo = hi
+                    step <<= 1
+                while hi - lo > 1:
+                    mid = (lo + hi) >> 1
+                    if _sr_stops(s.ext[mid], bound, f):
+                        hi = mid
+                    else:
+                        lo = mid
+            seg_path[k] = p
+            seg_from[k] = a
+            seg_to[k] = hi
+            end_node[0] = s.node[hi]
+            return k + 1
+        seg_path[k] = p
+        seg_from[k] = a
+        seg_to[k] = t + 1
+        k += 1
+        a = s.up[p]
 
-    def __dealloc__(self):
-        cdef int f
-        free(self.hi)
-        free(self.hf)
-        free(self.ns)
-        free(self.ps)
-        for f in range(2):
-            free(self.par[f])
-            free(self.depth[f])
-            free(self.jump[f])
-            free(self.agg[f])
-            free(self.pi[f])
-            free(self.pf[f])
 
-    def __len__(self):
-        return self.n
+# ---------------------------------------------------------------------------------------
+# Numeric operations: performed on machine numbers, or recorded for the exact twin.
 
-    def value(self, int64_t start, int64_t stop):
-        """``(status, value)`` of coins[start:stop] (0 <= start <= stop <= n); the status is
-        OVERFLOW when an intermediate sum leaves int64 (ask the exact twin)."""
-        cdef int64_t vi = 0
-        cdef double vf = 0
-        cdef bint ok
-        if not 0 <= start <= stop <= self.n:
-            raise IndexError((start, stop))
-        with nogil:
-            if self.is_float:
-                ok = _w_subrow_value(self, self.hf, self.pf[0], self.pf[1], start, stop, &vf)
-            else:
-                ok = _w_subrow_value(self, self.hi, self.pi[0], self.pi[1], start, stop, &vi)
-        if not ok:
-            return Status.OVERFLOW, None
-        if self.is_float:
-            return Status.OK, vf
-        return Status.OK, vi
+cdef inline void _sr_push(_SRExec *e, int64_t code, int64_t x, int64_t y, int64_t z) noexcept nogil:
+    cdef int64_t cap
+    cdef int64_t *grown
+    if e.nops + 4 > e.cap:
+        cap = 2 * e.cap if e.cap else 1024
+        grown = <int64_t *> realloc(e.ops, cap * sizeof(int64_t))
+        if grown == NULL:
+            e.nomem = True
+            return
+        e.ops = grown
+        e.cap = cap
+    e.ops[e.nops] = code
+    e.ops[e.nops + 1] = x
+    e.ops[e.nops + 2] = y
+    e.ops[e.nops + 3] = z
+    e.nops += 4
 
-    def values(self, const int64_t[::1] starts, const int64_t[::1] stops, out, uint8_t[::1] ok):
-        """Values of the sub-rows coins[starts[q]:stops[q]] into ``out`` (an int64 or float64
-        buffer, like the coins). Bounds follow Python's slice convention (negative from the
-        end, clamped). ``ok[q]`` is 0 where query q overflowed int64 (ask the exact twin).
-        Returns ``(status, number of queries that overflowed)``, OVERFLOW when some did."""
-        cdef Py_ssize_t q, m = starts.shape[0]
-        cdef int64_t[::1] oi
-        cdef double[::1] of
-        cdef int64_t bad = 0, lo, hi
-        if stops.shape[0] != m or ok.shape[0] < m:
-            raise ValueError("starts, stops and ok differ in length")
-        if self.is_float:
-            of = out
-            if of.shape[0] < m:
-                raise ValueError("output buffer is too short")
-            with nogil:
-                for q in range(m):
-                    lo = _w_clamp(starts[q], self.n)
-                    hi = _w_clamp(stops[q], self.n)
-                    ok[q] = _w_subrow_value(self, self.hf, self.pf[0], self.pf[1],
-                                            lo, hi if hi > lo else lo, &of[q])
+
+cdef inline void _sr_run(_SRExec *e, int reg, int f, coin_t *alt, int64_t a, int64_t b,
+                         bint minus) noexcept nogil:
+    """reg +-= alt[b] - alt[a]."""
+    cdef coin_t r
+    if e.record:
+        _sr_push(e, _SR_OP_RUN, reg * 4 + f * 2 + minus, a, b)
+        return
+    if coin_t is int64_t:
+        e.overflow |= sub_checked(alt[b], alt[a], &r)
+        if minus:
+            e.overflow |= sub_checked(e.ri[reg], r, &e.ri[reg])
         else:
-            oi = out
-            if oi.shape[0] < m:
-                raise ValueError("output buffer is too short")
-            with nogil:
-                for q in range(m):
-                    lo = _w_clamp(starts[q], self.n)
-                    hi = _w_clamp(stops[q], self.n)
-                    ok[q] = _w_subrow_value(self, self.hi, self.pi[0], self.pi[1],
-                                            lo, hi if hi > lo else lo, &oi[q])
-                    if not ok[q]:
-                        bad += 1
-        return (Status.OVERFLOW if bad else Status.OK), bad
+            e.overflow |= add_checked(e.ri[reg], r, &e.ri[reg])
+    else:
+        r = alt[b] - alt[a]
+        if minus:
+            e.rf[reg] = e.rf[reg] - r
+        else:
+            e.rf[reg] = e.rf[reg] + r
+
+
+cdef inline void _sr_tables(_SRExec *e, coin_t *T, int64_t c1, int64_t c0) noexcept nogil:
+    """acc = T[c1] - T[c0] (a negative index stands for the zero at merged position 0)."""
+    if e.record:
+        _sr_push(e, _SR_OP_TABLES, c1, c0, 0)
+        return
+    if coin_t is int64_t:
+        if c1 < 0:
+            e.ri[_SR_ACC] = 0
+            if c0 >= 0:
+                e.overflow |= sub_checked(e.ri[_SR_ACC], T[c0], &e.ri[_SR_ACC])
+        elif c0 < 0:
+            e.ri[_SR_ACC] = T[c1]
+        else:
+            e.overflow |= sub_checked(T[c1], T[c0], &e.ri[_SR_ACC])
+    else:
+        if c1 < 0:
+            e.rf[_SR_ACC] = 0
+            if c0 >= 0:
+                e.rf[_SR_ACC] = e.rf[_SR_ACC] - T[c0]
+        elif c0 < 0:
+            e.rf[_SR_ACC] = T[c1]
+        else:
+            e.rf[_SR_ACC] = T[c1] - T[c0]
+
+
+cdef inline void _sr_add_acc(_SRExec *e, coin_t *T, bint minus) noexcept nogil:
+    """total +-= acc (T only selects the number type)."""
+    if e.record:
+        _sr_push(e, _SR_OP_ADD_ACC, minus, 0, 0)
+        return
+    if coin_t is int64_t:
+        if minus:
+            e.overflow |= sub_checked(e.ri[_SR_TOTAL], e.ri[_SR_ACC], &e.ri[_SR_TOTAL])
+        else:
+            e.overflow |= add_checked(e.ri[_SR_TOTAL], e.ri[_SR_ACC], &e.ri[_SR_TOTAL])
+    else:
+        if minus:
+            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] - e.rf[_SR_ACC]
+        else:
+            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] + e.rf[_SR_ACC]
+
+
+cdef inline void _sr_bridge(_SRExec *e, coin_t *h, int64_t u, int64_t v, bint minus) noexcept nogil:
+    """total +-= h[u] + h[v]."""
+    cdef coin_t b
+    if e.record:
+        _sr_push(e, _SR_OP_BRIDGE, u, v, minus)
+        return
+    if coin_t is int64_t:
+        e.overflow |= add_checked(h[u], h[v], &b)
+        if minus:
+            e.overflow |= sub_checked(e.ri[_SR_TOTAL], b, &e.ri[_SR_TOTAL])
+        else:
+            e.overflow |= add_checked(e.ri[_SR_TOTAL], b, &e.ri[_SR_TOTAL])
+    else:
+        b = h[u] + h[v]
+        if minus:
+            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] - b
+        else:
+            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] + b
+
+
+cdef inline void _sr_zero_f(_SRExec *e, coin_t *T) noexcept nogil:
+    if e.record:
+        _sr_push(e, _SR_OP_ZERO, 0, 0, 0)
+        return
+    if coin_t is int64_t:
+        e.ri[_SR_F] = 0
+    else:
+        e.rf[_SR_F] = 0
+
+
+cdef inline void _sr_store(_SRExec *e, coin_t *T, int64_t c) noexcept nogil:
+    if e.record:
+        _sr_push(e, _SR_OP_STORE, c, 0, 0)
+        return
+    if coin_t is int64_t:
+        T[c] = e.ri[_SR_F]
+    else:
+        T[c] = e.rf[_SR_F]
+
+
+cdef inline void _sr_exec_reset(_SRExec *e) noexcept nogil:
+    e.nops = 0
+    e.overflow = False
+    e.nomem = False
+    e.ri[0] = e.ri[1] = e.ri[2] = 0
+    e.rf[0] = e.rf[1] = e.rf[2] = 0
+
+
+# ---------------------------------------------------------------------------------------
+# Merging.
+
+cdef inline void _sr_side_run(_SRCore *c, int f, coin_t *alt, int64_t a, int64_t b,
+                              int64_t *parity, _SRExec *e) noexcept nogil:
+    """Add the entries of slots [a, b) of one path to the total, alternating from the current
+    parity (the number of entries added so far)."""
+    cdef int64_t start
+    if a == b:
+        return
+    start = c.side[f].start[c.side[f].path[a]]
+    _sr_run(e, _SR_TOTAL, f, alt, a, b, ((parity[0] ^ (a - start)) & 1) != 0)
+    parity[0] += b - a
+
+
+cdef void _sr_forward(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
+                      int64_t X, int64_t Y, int64_t *pos, int64_t *ix, int64_t d, int reg,
+                      bint negate, _SRExec *e) noexcept nogil:
+    """Merge d more entries of the whole paths X and Y from merged position pos (ix of them
+    from X) into register reg: reg +-= sum of (-1)^q w_q over the merged positions q."""
+    cdef int64_t sx = c.side[0].start[X], lx = c.side[0].weighted[X]
+    cdef int64_t sy = c.side[1].start[Y], ly = c.side[1].weighted[Y]
+    cdef int64_t iy = pos[0] - ix[0], end, j, length
+    while d > 0:
+        if ix[0] < lx and (iy >= ly or K1[sx + ix[0]] >= K2[sy + iy]):
+            end = sx + (lx if lx - ix[0] < d else ix[0] + d)
+            j = end if iy >= ly else _sr_first_k1_below(K1, sx + ix[0], end, K2[sy + iy])
+            _sr_run(e, reg, 0, alt1, sx + ix[0], j,
+                    (((pos[0] ^ ix[0]) & 1) != 0) != negate)
+            length = j - sx - ix[0]
+            ix[0] += length
+        else:
+            end = sy + (ly if ly - iy < d else iy + d)
+            j = end if ix[0] >= lx else _sr_first_k2_at_most(K2, sy + iy, end, K1[sx + ix[0]])
+            _sr_run(e, reg, 1, alt2, sy + iy, j, (((pos[0] ^ iy) & 1) != 0) != negate)
+            length = j - sy - iy
+            iy += length
+        pos[0] += length
+        d -= length
+
+
+cdef inline int64_t _sr_find_pair(_SRCore *c, int64_t X, int64_t Y) noexcept nogil:
+    """The table of the pair (X, Y), or -1."""
+    cdef int64_t lo, hi, mid
+    if c.npairs == 0:
+        return -1
+    lo = c.pair_first[X]
+    hi = c.pair_first[X + 1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if c.pair_y[mid] < Y:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < c.pair_first[X + 1] and c.pair_y[lo] == Y:
+        return lo
+    return -1
+
+
+cdef inline int64_t _sr_checkpoints(_SRCore *c, int64_t pr) noexcept nogil:
+    """Checkpoints of a pair: at s0, s0 + spacing, ... (below s1), and at s1."""
+    return ((c.pair_s1[pr] - c.pair_s0[pr] - 1) >> c.shift) + 2
+
+
+cdef inline int64_t _sr_checkpoint(_SRCore *c, int64_t pr, int64_t P, int64_t *pos,
+                                   int64_t *ix) noexcept nogil:
+    """The last checkpoint at or before merged position P (-1: position 0)."""
+    cdef int64_t s0 = c.pair_s0[pr], s1 = c.pair_s1[pr], k
+    if P < s0:
+        pos[0] = 0
+        ix[0] = 0
+        return -1
+    if P >= s1:
+        k = _sr_checkpoints(c, pr) - 1
+        pos[0] = s1
+    else:
+        k = (P - s0) >> c.shift
+        pos[0] = s0 + (k << c.shift)
+    k += c.pair_cp[pr]
+    ix[0] = c.cp_x[k]
+    return k
+
+
+cdef void _sr_chunk(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
+                    coin_t *T, int64_t X, int64_t a0, int64_t a1, int64_t Y, int64_t b0,
+                    int64_t b1, int64_t *parity, _SRExec *e) noexcept nogil:
+    """Merge left entries in slots [a0, a1) of path X with right entries in slots [b0, b1)
+    of path Y: all of them lie between the entries merged before and after."""
+    cdef int64_t sx = 0, sy = 0, j, pr, P0, P1, c1, c0, pos1, ix1, pos0, ix0
+    if a0 < a1 and b0 < b1:
+        sx = c.side[0].start[X]
+        sy = c.side[1].start[Y]
+        # Entries of X below a0 (not in this window) may come after some of the chunk's
+        # entries of Y, or the other way round: those lead the chunk as one run. After it,
+        # every entry of X and Y before the chunk in their paths comes before it in the
+        # merge of the whole paths, so the chunk is merged positions [P0, P1) there.
+        if a0 > sx and K1[a0 - 1] < K2[b0]:
+            j = _sr_first_k2_at_most(K2, b0, b1, K1[a0 - 1])
+            _sr_side_run(c, 1, alt2, b0, j, parity, e)
+            b0 = j
+        elif b0 > sy and K2[b0 - 1] <= K1[a0]:
+            j = _sr_first_k1_below(K1, a0, a1, K2[b0 - 1])
+            _sr_side_run(c, 0, alt1, a0, j, parity, e)
+            a0 = j
+    if a0 < a1 and b0 < b1:
+        P0 = (a0 - sx) + (b0 - sy)
+        P1 = (a1 - sx) + (b1 - sy)
+        pr = _sr_find_pair(c, X, Y) if P1 - P0 > (2 << c.shift) else -1
+        if pr >= 0:
+            c1 = _sr_checkpoint(c, pr, P1, &pos1, &ix1)
+            c0 = _sr_checkpoint(c, pr, P0, &pos0, &ix0)
+            _sr_tables(e, T, c1, c0)
+            _sr_forward(c, K1, K2, alt1, alt2, X, Y, &pos1, &ix1, P1 - pos1, _SR_ACC, False, e)
+            _sr_forward(c, K1, K2, alt1, alt2, X, Y, &pos0, &ix0, P0 - pos0, _SR_ACC, True, e)
+            # The chunk alternates from its first entry: (-1)^P0 (F(P1) - F(P0)).
+            _sr_add_acc(e, T, ((parity[0] ^ P0) & 1) != 0)
+            parity[0] += P1 - P0
+            return
+        while a0 < a1 and b0 < b1:
+            if K1[a0] >= K2[b0]:
+                j = _sr_first_k1_below(K1, a0, a1, K2[b0])
+                _sr_side_run(c, 0, alt1, a0, j, parity, e)
+                a0 = j
+            else:
+                j = _sr_first_k2_at_most(K2, b0, b1, K1[a0])
+                _sr_side_run(c, 1, alt2, b0, j, parity, e)
+                b0 = j
+    _sr_side_run(c, 0, alt1, a0, a1, parity, e)
+    _sr_side_run(c, 1, alt2, b0, b1, parity, e)
+
+
+cdef void _sr_value(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *h, coin_t *alt1,
+                    coin_t *alt2, coin_t *T, int64_t lo, int64_t hi, _SRExec *e) noexcept nogil:
+    """The value of the coins between boundaries lo < hi into the total register."""
+    cdef int64_t a_path[_SR_MAX_SEGMENTS]
+    cdef int64_t a_from[_SR_MAX_SEGMENTS]
+    cdef int64_t a_to[_SR_MAX_SEGMENTS]
+    cdef int64_t b_path[_SR_MAX_SEGMENTS]
+    cdef int64_t b_from[_SR_MAX_SEGMENTS]
+    cdef int64_t b_to[_SR_MAX_SEGMENTS]
+    cdef int64_t na, nb, ia = 0, ib = 0, sa, sb, ea, eb, ja, jb, u = 0, v = 0, parity = 0
+    na = _sr_segments(&c.side[0], 0, lo, hi, a_path, a_from, a_to, &u)
+    nb = _sr_segments(&c.side[1], 1, hi, lo, b_path, b_from, b_to, &v)
+    sa = a_from[0]
+    sb = b_from[0]
+    while True:
+        while ia < na and sa == a_to[ia]:
+            ia += 1
+            if ia < na:
+                sa = a_from[ia]
+        while ib < nb and sb == b_to[ib]:
+            ib += 1
+            if ib < nb:
+                sb = b_from[ib]
+        if ia == na or ib == nb:
+            break
+        ea = a_to[ia]
+        eb = b_to[ib]
+        # The chunk ends with the last entry of one of the two current segments.
+        if K1[ea - 1] >= K2[eb - 1]:
+            ja = ea
+            jb = _sr_first_k2_at_most(K2, sb, eb, K1[ea - 1])
+        else:
+            jb = eb
+            ja = _sr_first_k1_below(K1, sa, ea, K2[eb - 1])
+        _sr_chunk(c, K1, K2, alt1, alt2, T, a_path[ia], sa, ja, b_path[ib], sb, jb, &parity, e)
+        sa = ja
+        sb = jb
+    while ia < na:
+        _sr_side_run(c, 0, alt1, sa, a_to[ia], &parity, e)
+        ia += 1
+        if ia < na:
+            sa = a_from[ia]
+    while ib < nb:
+        _sr_side_run(c, 1, alt2, sb, b_to[ib], &parity, e)
+        ib += 1
+        if ib < nb:
+            sb = b_from[ib]
+    # The bridge, the smallest block, comes last.
+    _sr_bridge(e, h, u, v, (parity & 1) != 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Building: heavy paths, then the pairs that get a table, then their checkpoints.
+
+cdef int _sr_core_layout(_SRCore *c, int64_t n, int64_t *ns, int64_t *ps, int64_t *par1,
+                         int64_t *par2) noexcept nogil:
+    c.n = n
+    if _sr_side_build(&c.side[0], par1, ns, n + 1, True) != OK:
+        return NO_MEMORY
+    if _sr_side_build(&c.side[1], par2, ps, n + 1, False) != OK:
+        return NO_MEMORY
+    return OK
+
+
+cdef void _sr_keys_and_sums(_SRSide *s, int64_t *par, coin_t *h, coin_t *K,
+                            coin_t *alt) noexcept nogil:
+    """Machine keys (the blocks h[x] + h[par x]) and per-path alternating prefix sums."""
+    cdef int64_t k, x
+    for k in range(s.nslots):
+        x = s.node[k]
+        K[k] = h[x] + h[par[x]] if x >= 0 and par[x] >= 0 else 0
+    _sr_alternating_sums(s, K, alt)
+
+
+cdef void _sr_alternating_sums(_SRSide *s, coin_t *K, coin_t *alt) noexcept nogil:
+    """alt[start + j] = K[start] - K[start + 1] + ... (j terms), per path."""
+    cdef int64_t p, j, k
+    for p in range(s.npaths):
+        k = s.start[p]
+        alt[k] = 0
+        for j in range(s.weighted[p]):
+            alt[k + j + 1] = alt[k + j] + K[k + j] if j % 2 == 0 else alt[k + j] - K[k + j]
+
+
+cdef inline int64_t _sr_count_k1_at_least(coin_t *K1, int64_t sx, int64_t lx,
+                                          coin_t y) noexcept nogil:
+    return _sr_first_k1_below(K1, sx, sx + lx, y) - sx
+
+
+cdef inline int64_t _sr_count_k2_above(coin_t *K2, int64_t sy, int64_t ly, coin_t x) noexcept nogil:
+    return _sr_first_k2_at_most(K2, sy, sy + ly, x) - sy
+
+
+cdef bint _sr_span(_SRCore *c, coin_t *K1, coin_t *K2, int64_t X, int64_t Y, int64_t *s0,
+                   int64_t *s1, int64_t *in_x, int64_t *in_y) noexcept nogil:
+    """Where the merge of the whole paths X and Y interleaves: before merged position s0 and
+    from s1 on it takes entries of one path only; in_x, in_y entries of each in between."""
+    cdef int64_t sx = c.side[0].start[X], lx = c.side[0].weighted[X]
+    cdef int64_t sy = c.side[1].start[Y], ly = c.side[1].weighted[Y]
+    cdef int64_t lead, trail
+    cdef bint lead_x, trail_x
+    if K1[sx] >= K2[sy]:
+        lead = _sr_count_k1_at_least(K1, sx, lx, K2[sy])
+        lead_x = True
+    else:
+        lead = _sr_count_k2_above(K2, sy, ly, K1[sx])
+        lead_x = False
+    if K1[sx + lx - 1] >= K2[sy + ly - 1]:
+        # X's last entry comes first: the entries of Y after it trail.
+        trail = ly - _sr_count_k2_above(K2, sy, ly, K1[sx + lx - 1])
+        trail_x = False
+    else:
+        trail = lx - _sr_count_k1_at_least(K1, sx, lx, K2[sy + ly - 1])
+        trail_x = True
+    s0[0] = lead
+    s1[0] = lx + ly - trail
+    in_x[0] = lx - (lead if lead_x else 0) - (trail if trail_x else 0)
+    in_y[0] = ly - (0 if lead_x else lead) - (0 if trail_x else trail)
+    return s1[0] > s0[0]
+
+
+cdef int _sr_grow(int64_t **arrays, int64_t count, int64_t *cap, int64_t needed) noexcept nogil:
+    cdef int64_t newcap, i
+    cdef int64_t *grown
+    if needed <= cap[0]:
+        return OK
+    newcap = 2 * cap[0] if cap[0] else 256
+    while newcap < needed:
+        newcap *= 2
+    for i in range(count):
+        grown = <int64_t *> realloc(arrays[i], newcap * sizeof(int64_t))
+        if grown == NULL:
+            return NO_MEMORY
+        arrays[i] = grown
+    cap[0] = newcap
+    return OK
+
+
+cdef int _sr_choose_pairs(_SRCore *c, coin_t *K1, coin_t *K2, int64_t spacing,
+                          int64_t min_side) except -1 nogil:
+    """Choose the pairs (X, Y) that get a table and the checkpoint spacing; allocate them.
+
+    A pair gets a table when its paths interleave over at least G merged entries (the
+    proof's spacing bound, about sqrt(n)) with at least m0 entries of each (about
+    G / log2 n), and some node of X lies left of some node of Y (else no window holds
+    both). The spacing is the smallest power of two (from 16, at most G) whose checkpoints
+    fit in (n + 1) / 4 beyond two per table; G when none does. ``spacing`` > 0 (tests) sets G
+    and the spacing; ``min_side`` > 0 sets m0. Returns NO_MEMORY or OK; -1 when a signal
+    handler raised (Ctrl-C).
+    """
+    cdef _SRSide *s1 = &c.side[0]
+    cdef _SRSide *s2 = &c.side[1]
+    cdef int64_t n = c.n, limit_shift = 0, m0, X, Y, sx, lx, sy, ly, a, b, in_x, in_y
+    cdef int64_t cap = 0, count = 0, shift, total, k, pr, work = 0, logn = 0
+    cdef int64_t *arrays[4]
+    cdef int64_t *big2 = NULL
+    cdef int64_t nbig2 = 0
+    arrays[0] = arrays[1] = arrays[2] = arrays[3] = NULL
+    if spacing > 0:
+        while (2 << limit_shift) <= spacing:
+            limit_shift += 1
+    else:
+        while (<int64_t> 1 << (2 * limit_shift)) < n + 1:
+            limit_shift += 1
+    while (<int64_t> 1 << logn) < n + 2:
+        logn += 1
+    m0 = min_side if min_side > 0 else max(1, ((<int64_t> 1) << limit_shift) // max(1, logn))
+    c.limit_shift = limit_shift
+    c.min_side = m0
+    c.shift = limit_shift
+    big2 = <int64_t *> malloc((s2.npaths + 1) * sizeof(int64_t))
+    if big2 == NULL:
+        return NO_MEMORY
+    for Y in range(s2.npaths):
+        if s2.weighted[Y] >= m0:
+            big2[nbig2] = Y
+            nbig2 += 1
+    for X in range(s1.npaths):
+        lx = s1.weighted[X]
+        if lx < m0:
+            continue
+        sx = s1.start[X]
+        for k in range(nbig2):
+            Y = big2[k]
+            sy = s2.start[Y]
+            ly = s2.weighted[Y]
+            work += 1
+            if work >= _SR_WORK_PER_SIGNAL_CHECK:
+                work = 0
+                if _sr_interrupted():
+                    free(big2)
+                    for k in range(4):
+                        free(arrays[k])
+                    return -1
+            # A window holds entries of X left of its entries of Y.
+            if s1.node[sx] >= s2.node[sy]:
+                continue
+            # Disjoint ranges of keys: one path's entries all come first.
+            if K1[sx + lx - 1] >= K2[sy] or K2[sy + ly - 1] > K1[sx]:
+                continue
+            if not _sr_span(c, K1, K2, X, Y, &a, &b, &in_x, &in_y):
+                continue
+            if b - a < ((<int64_t> 1) << limit_shift) or in_x < m0 or in_y < m0:
+                continue
+            if _sr_grow(arrays, 4, &cap, count + 1) != OK:
+                free(big2)
+                for k in range(4):
+                    free(arrays[k])
+                return NO_MEMORY
+            arrays[0][count] = X
+            arrays[1][count] = Y
+            arrays[2][count] = a
+            arrays[3][count] = b
+            count += 1
+    free(big2)
+    # The spacing: as fine as the memory budget allows, never above G.
+    shift = limit_shift
+    if spacing <= 0 and count > 0:
+        shift = _SR_MIN_SHIFT if _SR_MIN_SHIFT < limit_shift else limit_shift
+        while shift < limit_shift:
+            total = 0
+            for pr in range(count):
+                total += ((arrays[3][pr] - arrays[2][pr] - 1) >> shift) + 2
+            if total - 2 * count <= (n + 1) // _SR_CHECKPOINT_BUDGET:
+                break
+            shift += 1
+    c.shift = shift
+    c.npairs = count
+    c.pair_first = <int64_t *> malloc((s1.npaths + 1) * sizeof(int64_t))
+    c.pair_cp = <int64_t *> malloc((count + 1) * sizeof(int64_t))
+    if c.pair_first == NULL or c.pair_cp == NULL:
+        for k in range(4):
+            free(arrays[k])
+        return NO_MEMORY
+    c.pair_y = arrays[1]
+    c.pair_s0 = arrays[2]
+    c.pair_s1 = arrays[3]
+    k = 0
+    for X in range(s1.npaths + 1):
+        while k < count and arrays[0][k] < X:
+            k += 1
+        c.pair_first[X] = k
+    free(arrays[0])
+    total = 0
+    for pr in range(count):
+        c.pair_cp[pr] = total
+        total += _sr_checkpoints(c, pr)
+    c.pair_cp[count] = total
+    c.ncp = total
+    c.cp_x = <int64_t *> malloc((total + 1) * sizeof(int64_t))
+    if c.cp_x == NULL:
+        return NO_MEMORY
+    return OK
+
+
+cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
+                         coin_t *T, _SRExec *e) except -1 nogil:
+    """The checkpoints of every table: one merge of the two whole paths, up to s1."""
+    cdef int64_t X = 0, pr, k, count, pos, ix, target, work = 0, base
+    for pr in range(c.npairs):
+        while c.pair_first[X + 1] <= pr:
+            X += 1
+        count = _sr_checkpoints(c, pr)
+        base = c.pair_cp[pr]
+        pos = 0
+        ix = 0
+        _sr_zero_f(e, T)
+        for k in range(count):
+            target = c.pair_s0[pr] + (k << c.shift) if k < count - 1 else c.pair_s1[pr]
+            work += target - pos
+            _sr_forward(c, K1, K2, alt1, alt2, X, c.pair_y[pr], &pos, &ix, target - pos,
+                        _SR_F, False, e)
+            _sr_store(e, T, base + k)
+            c.cp_x[base + k] = ix
+        if work >= _SR_WORK_PER_SIGNAL_CHECK:
+            work = 0
+            if _sr_interrupted():
+                return -1
+    return 0
 
 
 cdef inline int64_t _w_clamp(int64_t i, int64_t n) noexcept nogil:
@@ -182,185 +881,303 @@ cdef inline int64_t _w_clamp(int64_t i, int64_t n) noexcept nogil:
     return i
 
 
-cdef void _w_path_tables(SubRows s, coin_t *h, coin_t *p1, coin_t *p2) noexcept nogil:
-    """Depths, jump pointers, their ns-max / ps-min, and alternating path sums of both forests.
+cdef class SubRows:
+    """Values of sub-rows of one row (docs/subrows.md).
 
-    Forest 0 (par1) has parents to the right, forest 1 (par2) to the left, so one sweep in
-    each direction sees every parent before its children.
+    Built in O(n log n) time plus the pair tables (their merges; O(n^1.5 log n) in the worst
+    case, far less on the usual rows), in O(n) memory plus the checkpoints (at most (n + 1) / 4
+    beyond two per table while that budget suffices, O(n log n) in the worst case). A query
+    costs O(sqrt(n) log n) in the worst case, O(log n) to O(log^2 n) when the two sides of the
+    sub-row interleave little.
+
+    ``status`` is OK, OVERFLOW (int64 heights past WINDOW_INT64_LIMIT, float64 ones past
+    1e300: use the exact twin, ``SubRowsExact``) or NOT_FINITE (``bad_index``).
+    ``spacing`` and ``min_side`` (tests) set the proof's parameters G and m0 instead of
+    choosing them from n.
     """
-    cdef int64_t n = s.n, x, p, jp, f, i
-    cdef int64_t *par
-    cdef int64_t *depth
-    cdef int64_t *jump
-    cdef int64_t *agg
-    cdef int64_t *key
-    cdef coin_t *P
-    for f in range(2):
-        par = s.par[f]
-        depth = s.depth[f]
-        jump = s.jump[f]
-        agg = s.agg[f]
-        P = p1 if f == 0 else p2
-        key = s.ns if f == 0 else s.ps
-        for i in range(n + 1):
-            x = n - i if f == 0 else i
-            p = par[x]
-            if p < 0:
-                depth[x] = 0
-                jump[x] = x
-                agg[x] = key[x]
-                P[x] = 0
-                continue
-            depth[x] = depth[p] + 1
-            # P[x] = w(x) - P[p]: alternating sum of the blocks from x up to the root.
-            P[x] = h[x] + h[p] - P[p]
-            jp = jump[p]
-            if par[p] >= 0 and depth[p] - depth[jp] == depth[jp] - depth[jump[jp]]:
-                jump[x] = jump[jp]
-                if f == 0:
-                    agg[x] = _w_imax(key[p], _w_imax(agg[p], agg[jp]))
+
+    cdef _SRCore core
+    cdef bint is_float
+    cdef int64_t *hi
+    cdef double *hf
+    cdef int64_t *ki[2]
+    cdef double *kf[2]
+    cdef int64_t *ai[2]
+    cdef double *af[2]
+    cdef int64_t *ti
+    cdef double *tf
+    cdef readonly int status
+    cdef readonly int64_t bad_index
+
+    def __cinit__(self, coins, int64_t spacing=0, int64_t min_side=0):
+        cdef const int64_t[::1] ci
+        cdef const double[::1] cf
+        cdef int64_t n, nb, f, k
+        cdef int st = OK
+        cdef int64_t *ns = NULL
+        cdef int64_t *ps = NULL
+        cdef int64_t *par1 = NULL
+        cdef int64_t *par2 = NULL
+        cdef int64_t *stack0 = NULL
+        cdef int64_t *stack1 = NULL
+        cdef double magnitude = 0
+        cdef _SRExec e
+        memset(&self.core, 0, sizeof(_SRCore))
+        memset(&e, 0, sizeof(_SRExec))
+        self.is_float = memoryview(coins).format == "d"
+        self.bad_index = -1
+        if self.is_float:
+            cf = coins
+            n = cf.shape[0]
+        else:
+            ci = coins
+            n = ci.shape[0]
+        self.core.n = n
+        nb = n + 1
+        if self.is_float:
+            self.hf = <double *> malloc(nb * sizeof(double))
+        else:
+            self.hi = <int64_t *> malloc(nb * sizeof(int64_t))
+        if self.hf == NULL and self.hi == NULL:
+            raise MemoryError()
+        ns = <int64_t *> malloc(nb * sizeof(int64_t))
+        ps = <int64_t *> malloc(nb * sizeof(int64_t))
+        par1 = <int64_t *> malloc(nb * sizeof(int64_t))
+        par2 = <int64_t *> malloc(nb * sizeof(int64_t))
+        stack0 = <int64_t *> malloc(nb * sizeof(int64_t))
+        stack1 = <int64_t *> malloc(nb * sizeof(int64_t))
+        try:
+            if (ns == NULL or ps == NULL or par1 == NULL or par2 == NULL or stack0 == NULL
+                    or stack1 == NULL):
+                raise MemoryError()
+            with nogil:
+                if self.is_float:
+                    st = _w_heights(cf, 0, n, self.hf, &magnitude)
+                    if st == NOT_FINITE:
+                        self.bad_index = _first_not_finite(cf, 0, n)
+                    elif st == OK:
+                        _w_forests(self.hf, 0, n, ns, ps, par1, par2, stack0, stack1)
                 else:
-                    agg[x] = _w_imin(key[p], _w_imin(agg[p], agg[jp]))
+                    st = _w_heights(ci, 0, n, self.hi, &magnitude)
+                    if st == OK:
+                        _w_forests(self.hi, 0, n, ns, ps, par1, par2, stack0, stack1)
+            self.status = st
+            if st != OK:
+                return
+            free(stack0)
+            free(stack1)
+            stack0 = stack1 = NULL
+            with nogil:
+                st = _sr_core_layout(&self.core, n, ns, ps, par1, par2)
+            if st != OK:
+                raise MemoryError()
+            for f in range(2):
+                k = self.core.side[f].nslots
+                if self.is_float:
+                    self.kf[f] = <double *> malloc(k * sizeof(double))
+                    self.af[f] = <double *> malloc(k * sizeof(double))
+                    if self.kf[f] == NULL or self.af[f] == NULL:
+                        raise MemoryError()
+                else:
+                    self.ki[f] = <int64_t *> malloc(k * sizeof(int64_t))
+                    self.ai[f] = <int64_t *> malloc(k * sizeof(int64_t))
+                    if self.ki[f] == NULL or self.ai[f] == NULL:
+                        raise MemoryError()
+            with nogil:
+                if self.is_float:
+                    _sr_keys_and_sums(&self.core.side[0], par1, self.hf, self.kf[0], self.af[0])
+                    _sr_keys_and_sums(&self.core.side[1], par2, self.hf, self.kf[1], self.af[1])
+                    st = _sr_choose_pairs(&self.core, self.kf[0], self.kf[1], spacing, min_side)
+                else:
+                    _sr_keys_and_sums(&self.core.side[0], par1, self.hi, self.ki[0], self.ai[0])
+                    _sr_keys_and_sums(&self.core.side[1], par2, self.hi, self.ki[1], self.ai[1])
+                    st = _sr_choose_pairs(&self.core, self.ki[0], self.ki[1], spacing, min_side)
+            if st != OK:
+                raise MemoryError()
+            k = self.core.ncp + 1
+            if self.is_float:
+                self.tf = <double *> malloc(k * sizeof(double))
+                if self.tf == NULL:
+                    raise MemoryError()
+                with nogil:
+                    _sr_fill_tables(&self.core, self.kf[0], self.kf[1], self.af[0], self.af[1],
+                                    self.tf, &e)
             else:
-                jump[x] = p
-                agg[x] = key[p]
+                self.ti = <int64_t *> malloc(k * sizeof(int64_t))
+                if self.ti == NULL:
+                    raise MemoryError()
+                with nogil:
+                    _sr_fill_tables(&self.core, self.ki[0], self.ki[1], self.ai[0], self.ai[1],
+                                    self.ti, &e)
+        finally:
+            free(ns)
+            free(ps)
+            free(par1)
+            free(par2)
+            free(stack0)
+            free(stack1)
 
+    def __dealloc__(self):
+        cdef int f
+        _sr_core_free(&self.core)
+        free(self.hi)
+        free(self.hf)
+        free(self.ti)
+        free(self.tf)
+        for f in range(2):
+            free(self.ki[f])
+            free(self.kf[f])
+            free(self.ai[f])
+            free(self.af[f])
 
-cdef inline int64_t _w_imax(int64_t a, int64_t b) noexcept nogil:
-    return a if a >= b else b
+    def __len__(self):
+        return self.core.n
 
+    @property
+    def table_pairs(self):
+        """Pairs of heavy paths with a table."""
+        return self.core.npairs
 
-cdef inline int64_t _w_imin(int64_t a, int64_t b) noexcept nogil:
-    return a if a <= b else b
+    @property
+    def checkpoints(self):
+        """Checkpoints of all tables."""
+        return self.core.ncp
 
+    @property
+    def spacing(self):
+        """Merged entries between two checkpoints of a table."""
+        return (<int64_t> 1) << self.core.shift
 
-cdef inline int64_t _w_path_end(SubRows s, int f, int64_t x, int64_t bound) noexcept nogil:
-    """First node z on x's path with ns(z) > bound (f = 0) or ps(z) < bound (f = 1)."""
-    cdef int64_t *par = s.par[f]
-    cdef int64_t *jump = s.jump[f]
-    cdef int64_t *agg = s.agg[f]
-    if f == 0:
-        while s.ns[x] <= bound:
-            if jump[x] != x and agg[x] <= bound:
-                x = jump[x]
+    @property
+    def memory(self):
+        """Bytes held by the structure (0 unless ``status`` is OK)."""
+        if self.status != OK:
+            return 0
+        return (_sr_core_bytes(&self.core) + 8 * (self.core.n + 1)
+                + 16 * (self.core.side[0].nslots + self.core.side[1].nslots)
+                + 8 * (self.core.ncp + 1))
+
+    cdef inline bint _value(self, int64_t lo, int64_t hi, _SRExec *e, void *out) noexcept nogil:
+        _sr_exec_reset(e)
+        if lo >= hi:
+            if self.is_float:
+                (<double *> out)[0] = 0
             else:
-                x = par[x]
-    else:
-        while s.ps[x] >= bound:
-            if jump[x] != x and agg[x] >= bound:
-                x = jump[x]
-            else:
-                x = par[x]
-    return x
-
-
-cdef inline bint _w_run_stops(coin_t *h, int64_t *par, int64_t *depth, int64_t z,
-                            int64_t stop_depth, bint has_threshold, coin_t threshold) noexcept nogil:
-    return depth[z] <= stop_depth or (has_threshold and h[z] + h[par[z]] < threshold)
-
-
-cdef int64_t _w_run_end(SubRows s, coin_t *h, int f, int64_t x, int64_t stop_depth,
-                      bint has_threshold, coin_t threshold) noexcept nogil:
-    """First node z on x's path at depth <= stop_depth or whose block is below threshold
-    (both properties are monotone along the path: blocks decrease towards the root)."""
-    cdef int64_t *par = s.par[f]
-    cdef int64_t *jump = s.jump[f]
-    cdef int64_t *depth = s.depth[f]
-    cdef int64_t j
-    while not _w_run_stops(h, par, depth, x, stop_depth, has_threshold, threshold):
-        j = jump[x]
-        if not _w_run_stops(h, par, depth, j, stop_depth, has_threshold, threshold):
-            x = j
+                (<int64_t *> out)[0] = 0
+            return True
+        if self.is_float:
+            _sr_value(&self.core, self.kf[0], self.kf[1], self.hf, self.af[0], self.af[1],
+                      self.tf, lo, hi, e)
+            (<double *> out)[0] = e.rf[_SR_TOTAL]
         else:
-            x = par[x]
-    return x
+            _sr_value(&self.core, self.ki[0], self.ki[1], self.hi, self.ai[0], self.ai[1],
+                      self.ti, lo, hi, e)
+            (<int64_t *> out)[0] = e.ri[_SR_TOTAL]
+        return not e.overflow
 
+    def value(self, int64_t start, int64_t stop):
+        """``(status, value)`` of coins[start:stop] (0 <= start <= stop <= n); the status is
+        OVERFLOW when an intermediate sum leaves int64 (ask the exact twin). O(sqrt(n) log n)
+        in the worst case."""
+        cdef int64_t vi = 0
+        cdef double vf = 0
+        cdef bint ok
+        cdef _SRExec e
+        if self.status != OK:
+            raise ValueError("the structure was not built (see status)")
+        if not 0 <= start <= stop <= self.core.n:
+            raise IndexError((start, stop))
+        memset(&e, 0, sizeof(_SRExec))
+        with nogil:
+            if self.is_float:
+                ok = self._value(start, stop, &e, <void *> &vf)
+            else:
+                ok = self._value(start, stop, &e, <void *> &vi)
+        if not ok:
+            return Status.OVERFLOW, None
+        if self.is_float:
+            return Status.OK, vf
+        return Status.OK, vi
 
-cdef bint _w_subrow_value(SubRows s, coin_t *h, coin_t *p1, coin_t *p2, int64_t lo, int64_t hi,
-                        coin_t *out) noexcept nogil:
-    """The value of the coins between boundaries lo and hi; False on int64 overflow."""
-    cdef int64_t u, v, x, y, z, du, dv, length
-    cdef coin_t total = 0, dx, dy, run, t
-    cdef bint plus = True, ovf = False, has_x, has_y
-    if lo == hi:
-        out[0] = 0
-        return True
-    u = _w_path_end(s, 0, lo, hi)
-    v = _w_path_end(s, 1, hi, lo)
-    du = s.depth[0][u]
-    dv = s.depth[1][v]
-    x = lo
-    y = hi
-    while True:
-        has_x = x != u
-        has_y = y != v
-        if not has_x and not has_y:
-            break
-        if has_x:
-            dx = h[x] + h[s.par[0][x]]
-        if has_y:
-            dy = h[y] + h[s.par[1][y]]
-        if has_x and (not has_y or dx >= dy):
-            z = _w_run_end(s, h, 0, x, du, has_y, dy)
-            length = s.depth[0][x] - s.depth[0][z]
-            if length & 1:
-                ovf |= add_checked(p1[x], p1[z], &run)
-            else:
-                ovf |= sub_checked(p1[x], p1[z], &run)
-            x = z
+    def values(self, const int64_t[::1] starts, const int64_t[::1] stops, out, uint8_t[::1] ok):
+        """Values of the sub-rows coins[starts[q]:stops[q]] into ``out`` (an int64 or float64
+        buffer, like the coins). Bounds follow Python's slice convention (negative from the
+        end, clamped). ``ok[q]`` is 0 where query q overflowed int64 (ask the exact twin).
+        Returns ``(status, number of queries that overflowed)``, OVERFLOW when some did.
+        Without the GIL; it is taken every few queries to honour Ctrl-C."""
+        cdef Py_ssize_t q, m = starts.shape[0]
+        cdef int64_t[::1] oi
+        cdef double[::1] of
+        cdef int64_t bad = 0, lo, hi
+        cdef _SRExec e
+        if self.status != OK:
+            raise ValueError("the structure was not built (see status)")
+        if stops.shape[0] != m or ok.shape[0] < m:
+            raise ValueError("starts, stops and ok differ in length")
+        memset(&e, 0, sizeof(_SRExec))
+        if self.is_float:
+            of = out
+            if of.shape[0] < m:
+                raise ValueError("output buffer is too short")
         else:
-            z = _w_run_end(s, h, 1, y, dv, has_x, dx)
-            length = s.depth[1][y] - s.depth[1][z]
-            if length & 1:
-                ovf |= add_checked(p2[y], p2[z], &run)
-            else:
-                ovf |= sub_checked(p2[y], p2[z], &run)
-            y = z
-        if plus:
-            ovf |= add_checked(total, run, &total)
-        else:
-            ovf |= sub_checked(total, run, &total)
-        if length & 1:
-            plus = not plus
-    # The bridge between the two paths is the minimum block: it comes last.
-    t = h[u] + h[v]
-    if plus:
-        ovf |= add_checked(total, t, &total)
-    else:
-        ovf |= sub_checked(total, t, &total)
-    out[0] = total
-    return not ovf
+            oi = out
+            if oi.shape[0] < m:
+                raise ValueError("output buffer is too short")
+        with nogil:
+            for q in range(m):
+                lo = _w_clamp(starts[q], self.core.n)
+                hi = _w_clamp(stops[q], self.core.n)
+                if self.is_float:
+                    ok[q] = self._value(lo, hi, &e, <void *> &of[q])
+                else:
+                    ok[q] = self._value(lo, hi, &e, <void *> &oi[q])
+                if not ok[q]:
+                    bad += 1
+                if q % _SR_QUERIES_PER_SIGNAL_CHECK == _SR_QUERIES_PER_SIGNAL_CHECK - 1:
+                    with gil:
+                        _sr_check_signals()
+        return (Status.OVERFLOW if bad else Status.OK), bad
 
 
 # ---------------------------------------------------------------------------------------
-# The exact twin: the same structure on Python numbers. The static forests depend only on the
-# order of the keys (h[t], t): the compiled loop builds them from the keys' ranks. Path sums
-# and block comparisons use the Python heights, in the same order as _w_subrow_value.
+# The exact twin. The compiled planner runs on int64 keys that order the blocks exactly as
+# the numbers do (their ranks); the numeric operations it records are performed on Python
+# numbers in the same order as the machine structure performs them.
 
 cdef class SubRowsExact:
     """``SubRows`` on a list of Python numbers (ints of any size, floats, Fraction, Decimal):
     the same methods and bounds, a constant factor slower."""
 
-    cdef int64_t n
+    cdef _SRCore core
+    cdef int64_t *keys[2]
     cdef list h
-    cdef object ns, ps
-    cdef tuple par
-    cdef list depth, jump, agg, P
+    cdef list alt1
+    cdef list alt2
+    cdef list T
+    cdef object zero
+    cdef _SRExec e
     cdef readonly int status
     cdef readonly int64_t bad_index
 
-    def __init__(self, list coins):
-        cdef int64_t n = len(coins), j, r, x, p, jp, f
-        cdef list h = [0] * (n + 1), order, depth, jump, agg, P
-        self.n = n
+    # (Cython zeroes the C members of a new object: every pointer starts NULL.)
+
+    def __init__(self, list coins, int64_t spacing=0, int64_t min_side=0):
+        cdef int64_t n = len(coins), j, r, x, p, f, k, nb
+        cdef list h, order, blocks, alt, K
+        cdef object zero = _zero_of(coins)
+        cdef double magnitude = 0
+        cdef int st
+        self.core.n = n
         self.status = OK
         self.bad_index = -1
+        self.zero = zero
         status, bad = check_finite_exact(coins)
         if status != OK:
             self.status = status
             self.bad_index = bad
             return
-        cdef double magnitude = 0
+        nb = n + 1
+        h = [zero] * nb
         for j in range(n):
             h[j + 1] = coins[j] - h[j]
             if type(coins[j]) is float:
@@ -369,101 +1186,157 @@ cdef class SubRowsExact:
             self.status = OVERFLOW
             return
         self.h = h
-        order = sorted(range(n + 1), key=h.__getitem__)  # stable: ties by boundary
-        ranks = _window_array("q", bytes(8 * (n + 1)))
+        # The static forests from the ranks of the heights (ties by boundary: a stable sort).
+        order = sorted(range(nb), key=h.__getitem__)
+        ranks = _window_array("q", bytes(8 * nb))
         cdef int64_t[::1] rank_view = ranks
-        for r in range(n + 1):
+        for r in range(nb):
             rank_view[order[r]] = r
-        ns, ps, par1, par2 = (_window_array("q", bytes(8 * (n + 1))) for _ in range(4))
+        ns, ps, par1, par2 = (_window_array("q", bytes(8 * nb)) for _ in range(4))
         _window_forests_into(ranks, ns, ps, par1, par2)
-        self.ns, self.ps = ns, ps
-        self.par = (par1, par2)
-        self.depth, self.jump, self.agg, self.P = [], [], [], []
+        cdef int64_t[::1] ns_v = ns, ps_v = ps, p1_v = par1, p2_v = par2
+        with nogil:
+            st = _sr_core_layout(&self.core, n, &ns_v[0], &ps_v[0], &p1_v[0], &p2_v[0])
+        if st != OK:
+            raise MemoryError()
+        # Keys: the blocks of both forests ordered as the merge takes them (larger first; on
+        # ties forest 0 first, then along the paths), key = count - rank.
+        blocks = []
+        for x in range(nb):
+            if p1_v[x] >= 0:
+                blocks.append((h[x] + h[p1_v[x]], 0, x))
+            if p2_v[x] >= 0:
+                blocks.append((h[x] + h[p2_v[x]], 1, x))
+        # Larger values first; on ties forest 0 (left entries) first; along forest 0 paths
+        # nodes increase, along forest 1 paths they decrease.
+        blocks.sort(key=lambda b: (-b[0], b[1], b[2] if b[1] == 0 else -b[2]))
         for f in range(2):
-            par = self.par[f]
-            key = ns if f == 0 else ps
-            depth = [0] * (n + 1)
-            jump = list(range(n + 1))
-            agg = list(key)
-            P = [0] * (n + 1)
-            for x in (range(n, -1, -1) if f == 0 else range(n + 1)):
-                p = par[x]
-                if p < 0:
-                    continue
-                depth[x] = depth[p] + 1
-                P[x] = h[x] + h[p] - P[p]
-                jp = jump[p]
-                if par[p] >= 0 and depth[p] - depth[jp] == depth[jp] - depth[jump[jp]]:
-                    jump[x] = jump[jp]
-                    agg[x] = (max if f == 0 else min)(key[p], agg[p], agg[jp])
-                else:
-                    jump[x] = p
-                    agg[x] = key[p]
-            self.depth.append(depth)
-            self.jump.append(jump)
-            self.agg.append(agg)
-            self.P.append(P)
+            self.keys[f] = <int64_t *> malloc(self.core.side[f].nslots * sizeof(int64_t))
+            if self.keys[f] == NULL:
+                raise MemoryError()
+            for k in range(self.core.side[f].nslots):
+                self.keys[f][k] = 0
+        for r in range(len(blocks)):
+            f = blocks[r][1]
+            self.keys[f][self.core.side[f].slot[blocks[r][2]]] = len(blocks) - r
+        # Alternating sums per path, as the machine structure computes them.
+        for f in range(2):
+            K = [zero] * self.core.side[f].nslots
+            for k in range(self.core.side[f].nslots):
+                x = self.core.side[f].node[k]
+                p = (p1_v[x] if f == 0 else p2_v[x]) if x >= 0 else -1
+                if p >= 0:
+                    K[k] = h[x] + h[p]
+            alt = [zero] * self.core.side[f].nslots
+            for p in range(self.core.side[f].npaths):
+                k = self.core.side[f].start[p]
+                alt[k] = zero
+                for j in range(self.core.side[f].weighted[p]):
+                    alt[k + j + 1] = alt[k + j] + K[k + j] if j % 2 == 0 else alt[k + j] - K[k + j]
+            if f == 0:
+                self.alt1 = alt
+            else:
+                self.alt2 = alt
+        st = _sr_choose_pairs(&self.core, self.keys[0], self.keys[1], spacing, min_side)
+        if st != OK:
+            raise MemoryError()
+        self.T = [zero] * (self.core.ncp + 1)
+        _sr_exec_reset(&self.e)
+        self.e.record = True
+        _sr_fill_tables(&self.core, self.keys[0], self.keys[1], <int64_t *> NULL,
+                        <int64_t *> NULL, <int64_t *> NULL, &self.e)
+        if self.e.nomem:
+            raise MemoryError()
+        self._replay()
+
+    def __dealloc__(self):
+        _sr_core_free(&self.core)
+        free(self.keys[0])
+        free(self.keys[1])
+        free(self.e.ops)
 
     def __len__(self):
-        return self.n
+        return self.core.n
 
-    cdef int64_t _path_end(self, int f, int64_t x, int64_t bound):
-        cdef object par = self.par[f]
-        cdef list jump = self.jump[f], agg = self.agg[f]
-        if f == 0:
-            while self.ns[x] <= bound:
-                x = jump[x] if jump[x] != x and agg[x] <= bound else par[x]
-        else:
-            while self.ps[x] >= bound:
-                x = jump[x] if jump[x] != x and agg[x] >= bound else par[x]
-        return x
+    @property
+    def table_pairs(self):
+        """Pairs of heavy paths with a table."""
+        return self.core.npairs
 
-    cdef bint _run_stops(self, int f, int64_t z, int64_t stop_depth, object threshold):
-        return self.depth[f][z] <= stop_depth or (
-            threshold is not None and self.h[z] + self.h[self.par[f][z]] < threshold)
+    @property
+    def checkpoints(self):
+        """Checkpoints of all tables."""
+        return self.core.ncp
 
-    cdef int64_t _run_end(self, int f, int64_t x, int64_t stop_depth, object threshold):
-        cdef int64_t j
-        cdef object par = self.par[f]
-        while not self._run_stops(f, x, stop_depth, threshold):
-            j = self.jump[f][x]
-            x = j if not self._run_stops(f, j, stop_depth, threshold) else par[x]
-        return x
+    @property
+    def spacing(self):
+        """Merged entries between two checkpoints of a table."""
+        return (<int64_t> 1) << self.core.shift
+
+    @property
+    def memory(self):
+        """Bytes of the compiled part (the Python numbers are not counted)."""
+        if self.status != OK:
+            return 0
+        return _sr_core_bytes(&self.core) + 8 * (self.core.side[0].nslots
+                                                 + self.core.side[1].nslots)
+
+    cdef object _replay(self):
+        """Perform the recorded operations on Python numbers: the total register."""
+        cdef int64_t i, code, x, y, z, reg
+        cdef int64_t *ops = self.e.ops
+        cdef list regs = [self.zero, self.zero, self.zero]
+        cdef list h = self.h, T = self.T, alt
+        cdef object r
+        for i in range(0, self.e.nops, 4):
+            code = ops[i]
+            x = ops[i + 1]
+            y = ops[i + 2]
+            z = ops[i + 3]
+            if code == _SR_OP_RUN:
+                reg = x >> 2
+                alt = self.alt1 if (x >> 1) & 1 == 0 else self.alt2
+                r = alt[z] - alt[y]
+                regs[reg] = regs[reg] - r if x & 1 else regs[reg] + r
+            elif code == _SR_OP_TABLES:
+                if x < 0:
+                    regs[_SR_ACC] = self.zero
+                    if y >= 0:
+                        regs[_SR_ACC] = regs[_SR_ACC] - T[y]
+                elif y < 0:
+                    regs[_SR_ACC] = T[x]
+                else:
+                    regs[_SR_ACC] = T[x] - T[y]
+            elif code == _SR_OP_ADD_ACC:
+                if x:
+                    regs[_SR_TOTAL] = regs[_SR_TOTAL] - regs[_SR_ACC]
+                else:
+                    regs[_SR_TOTAL] = regs[_SR_TOTAL] + regs[_SR_ACC]
+            elif code == _SR_OP_BRIDGE:
+                r = h[x] + h[y]
+                regs[_SR_TOTAL] = regs[_SR_TOTAL] - r if z else regs[_SR_TOTAL] + r
+            elif code == _SR_OP_ZERO:
+                regs[_SR_F] = self.zero
+            else:
+                T[x] = regs[_SR_F]
+        return regs[_SR_TOTAL]
 
     cdef object _value(self, int64_t lo, int64_t hi):
-        cdef int64_t u, v, du, dv, x, y, z, length
-        cdef list h = self.h, P1 = self.P[0], P2 = self.P[1]
-        cdef object par1 = self.par[0], par2 = self.par[1]
-        cdef object total = 0, dx, dy, run
-        cdef bint plus = True
         if lo >= hi:
-            return 0
-        u = self._path_end(0, lo, hi)
-        v = self._path_end(1, hi, lo)
-        du, dv = self.depth[0][u], self.depth[1][v]
-        x, y = lo, hi
-        while x != u or y != v:
-            dx = h[x] + h[par1[x]] if x != u else None
-            dy = h[y] + h[par2[y]] if y != v else None
-            if dx is not None and (dy is None or dx >= dy):
-                z = self._run_end(0, x, du, dy)
-                length = self.depth[0][x] - self.depth[0][z]
-                run = P1[x] + P1[z] if length & 1 else P1[x] - P1[z]
-                x = z
-            else:
-                z = self._run_end(1, y, dv, dx)
-                length = self.depth[1][y] - self.depth[1][z]
-                run = P2[y] + P2[z] if length & 1 else P2[y] - P2[z]
-                y = z
-            total = total + run if plus else total - run
-            if length & 1:
-                plus = not plus
-        bridge = h[u] + h[v]  # the minimum block comes last
-        return total + bridge if plus else total - bridge
+            return self.zero
+        _sr_exec_reset(&self.e)
+        self.e.record = True
+        _sr_value(&self.core, self.keys[0], self.keys[1], <int64_t *> NULL, <int64_t *> NULL,
+                  <int64_t *> NULL, <int64_t *> NULL, lo, hi, &self.e)
+        if self.e.nomem:
+            raise MemoryError()
+        return self._replay()
 
     def value(self, int64_t start, int64_t stop):
         """``SubRows.value`` on Python numbers: ``(OK, value)``."""
-        if not 0 <= start <= stop <= self.n:
+        if self.status != OK:
+            raise ValueError("the structure was not built (see status)")
+        if not 0 <= start <= stop <= self.core.n:
             raise IndexError((start, stop))
         return Status.OK, self._value(start, stop)
 
@@ -472,15 +1345,17 @@ cdef class SubRowsExact:
         """``SubRows.values`` on Python numbers, into the list ``out``: ``(OK, 0)``."""
         cdef Py_ssize_t q, m = starts.shape[0]
         cdef int64_t lo, hi
+        if self.status != OK:
+            raise ValueError("the structure was not built (see status)")
         if stops.shape[0] != m or ok.shape[0] < m:
             raise ValueError("starts, stops and ok differ in length")
         if len(out) < m:
             raise ValueError("output buffer is too short")
         for q in range(m):
-            lo = _w_clamp(starts[q], self.n)
-            hi = _w_clamp(stops[q], self.n)
+            lo = _w_clamp(starts[q], self.core.n)
+            hi = _w_clamp(stops[q], self.core.n)
             out[q] = self._value(lo, hi if hi > lo else lo)
             ok[q] = 1
-            if q & 4095 == 4095:
-                PyErr_CheckSignals()
+            _sr_check_signals()
         return Status.OK, 0
+

@@ -27,8 +27,8 @@
 # so the loops need no further checks. Above it the wrapper falls back to exact Python numbers.
 # float64: heights past 1e300 in magnitude are refused the same way (no inf, no NaN inside).
 
-from libc.stdlib cimport calloc
 from libc.math cimport fabs
+from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 from array import array as _window_array
 
@@ -41,6 +41,32 @@ cdef int64_t _H_LIMIT = (<int64_t> 1) << 59
 # it the structures report OVERFLOW and the floats are solved exactly as Fractions (the
 # answers rounded once).
 cdef double _F_LIMIT = 1e300
+
+
+# Ctrl-C: the long loops here (building a structure, sliding the pizza's window) count their
+# steps and, every _WINDOW_STEPS_PER_SIGNAL_CHECK of them (well under a millisecond of work),
+# take the GIL to run Python's signal handlers, so KeyboardInterrupt comes out of the loop at
+# once. The loops that change a live structure (pops) never check: an interrupt cannot leave
+# one half-updated.
+cdef enum:
+    _WINDOW_STEPS_PER_SIGNAL_CHECK = 1 << 15
+
+
+cdef int _w_check_signals() except -1 nogil:
+    """Run Python's signal handlers; raises what they raise (KeyboardInterrupt)."""
+    with gil:
+        PyErr_CheckSignals()
+    return 0
+
+
+cdef inline int _w_tick(int64_t *steps, int64_t amount) except -1 nogil:
+    """Count ``amount`` steps of work in ``steps[0]``; look at signals every
+    _WINDOW_STEPS_PER_SIGNAL_CHECK steps. Callable with or without the GIL."""
+    steps[0] += amount
+    if steps[0] >= _WINDOW_STEPS_PER_SIGNAL_CHECK:
+        steps[0] = 0
+        _w_check_signals()
+    return 0
 
 
 cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
@@ -94,7 +120,17 @@ cdef int64_t _w_search_chain(int64_t *stack_pos, int64_t size, int64_t bound, bi
 
 cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
                    int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1) noexcept nogil:
+    """``_w_forests_counted`` without looking at signals (it cannot raise)."""
+    _w_forests_counted(h, lo, hi, ns, ps, par1, par2, stack0, stack1, NULL)
+
+
+cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
+                            int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
+                            int64_t *steps) except -1 nogil:
     """The static forests of the boundaries lo..hi (one row), O(m log m), O(m) memory.
+
+    With ``steps`` (not NULL) every boundary counts as a step of ``_w_tick``: signals are
+    looked at, and KeyboardInterrupt is raised, while the forests are built.
 
     ns(t) / ps(t): the next / previous boundary of t's parity class with a smaller key
     (hi + 2 / lo - 2 when there is none); par1(t): the smallest-key boundary of the other
@@ -123,6 +159,8 @@ cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps
             own_size = &size0
             other = stack1
             other_size = size1
+        if steps != NULL:
+            _w_tick(steps, 1)
         while own_size[0] > 0 and _w_key_less(h, t, own[own_size[0] - 1]):
             own_size[0] -= 1
         ns[t] = own[own_size[0] - 1] if own_size[0] > 0 else hi + 2
@@ -147,6 +185,8 @@ cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps
             own_size = &size0
             other = stack1
             other_size = size1
+        if steps != NULL:
+            _w_tick(steps, 1)
         while own_size[0] > 0 and _w_key_less(h, t, own[own_size[0] - 1]):
             own_size[0] -= 1
         ps[t] = own[own_size[0] - 1] if own_size[0] > 0 else lo - 2
@@ -157,15 +197,17 @@ cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps
             par2[t] = _w_search_chain(other, other_size, bound, False)
         else:
             par2[t] = -1
+    return 0
 
 
 cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
                               int64_t[::1] par1, int64_t[::1] par2) except -1:
     """The static forests of one row given its boundary keys (ranks of the exact heights, for
     the exact twins). ``keys`` has one entry per boundary (m + 1 for m coins); the outputs
-    as well. Keys are compared as (key, index). O(m log m) time, O(m) memory.
+    as well. Keys are compared as (key, index). O(m log m) time, O(m) memory. Looks at
+    signals while it runs (KeyboardInterrupt).
     """
-    cdef int64_t nb = keys.shape[0]
+    cdef int64_t nb = keys.shape[0], steps = 0
     cdef int64_t *stack0
     cdef int64_t *stack1
     if nb == 0:
@@ -176,11 +218,13 @@ cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[
         free(stack0)
         free(stack1)
         raise MemoryError()
-    with nogil:
-        _w_forests(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0], &par2[0],
-                   stack0, stack1)
-    free(stack0)
-    free(stack1)
+    try:
+        with nogil:
+            _w_forests_counted(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0],
+                               &par2[0], stack0, stack1, &steps)
+    finally:
+        free(stack0)
+        free(stack1)
     return 0
 
 
@@ -400,8 +444,9 @@ cdef inline int64_t _w_first_node(_Win *w) noexcept nogil:
 # Storage of one window structure.
 
 cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
-    """Allocate the arrays for nb boundaries (+ the nil node); NO_MEMORY on failure."""
-    cdef int64_t i, cells = nb + 1
+    """Allocate the arrays for nb boundaries (+ the nil node); NO_MEMORY on failure. Every
+    pointer is set (NULL when it failed), for _w_win_free; _w_win_init fills the tree."""
+    cdef int64_t cells = nb + 1
     w.nil = nb
     w.root = nb
     w.in_tree = NULL
@@ -419,12 +464,21 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     if (w.ns == NULL or w.ps == NULL or w.par1 == NULL or w.par2 == NULL or w.nxt == NULL
             or w.prv == NULL or w.tl == NULL or w.tr == NULL or w.sz == NULL or w.pri == NULL):
         return NO_MEMORY
-    for i in range(cells):
+    return OK
+
+
+cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
+    """An empty tree over the allocated boundaries: every node alone, with its priority.
+    Counts its steps (it touches every page of four arrays: a second at 10^8 boundaries)."""
+    cdef int64_t i, nb = w.nil
+    for i in range(nb + 1):
+        if (i & 0xFFF) == 0:
+            _w_tick(steps, 0x1000)
         w.pri[i] = _w_priority(<uint64_t> i)
         w.tl[i] = nb
         w.tr[i] = nb
         w.sz[i] = 0
-    return OK
+    return 0
 
 
 cdef void _w_win_free(_Win *w) noexcept nogil:
@@ -509,8 +563,9 @@ cdef class RowWindows:
     an int64 height would pass ``WINDOW_INT64_LIMIT`` (a float64 one 1e300; nothing else is
     usable then), or NOT_FINITE with ``bad_index`` (a flat index). ``value()`` is O(1);
     ``pop_left`` / ``pop_right`` cost O(log n) amortised per coin (docs/window.md: at most 2
-    treap updates per pop of a row; a stack's Fruitless tail adds O(1) amortised). The exact
-    twin is ``RowWindowsExact``.
+    treap updates per pop of a row; a stack's Fruitless tail adds O(1) amortised). Building
+    looks at signals (Ctrl-C raises KeyboardInterrupt at once); a pop never does, so an
+    interrupt never leaves the structure half-updated. The exact twin is ``RowWindowsExact``.
     """
 
     cdef _Win w
@@ -545,7 +600,7 @@ cdef class RowWindows:
     def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops,
                   Py_ssize_t n_rows):
         cdef Py_ssize_t k = starts.shape[0], c
-        cdef int64_t nb = 0, length, top
+        cdef int64_t nb = 0, length, top, steps = 0
         cdef int st = OK
         cdef int64_t *stack0 = NULL
         cdef int64_t *stack1 = NULL
@@ -616,54 +671,62 @@ cdef class RowWindows:
             free(stack0)
             free(stack1)
             raise MemoryError()
-        with nogil:
-            nb = 0
-            for c in range(k):
-                length = stops[c] - starts[c]
-                top = nb + length
-                self.base[c] = nb
-                self.flat[c] = starts[c]
-                self.left[c] = nb
-                self.right[c] = nb
-                self.path_off[c] = nb
-                self.m[c] = 0
-                if self.is_float:
-                    st = _w_heights(cf, starts[c], stops[c], self.hf + nb, &magnitude)
-                    if st == NOT_FINITE:
-                        self.bad_index = _first_not_finite(cf, starts[c], stops[c])
-                else:
-                    st = _w_heights(ci, starts[c], stops[c], self.hi + nb, &magnitude)
-                if st != OK:
-                    break
-                # Stacks start with no block in the treap; _w_settle puts in what stays.
-                self.w.gate = nb if c >= n_rows else top + 2
-                if self.is_float:
-                    _w_forests(self.hf, nb, top, self.w.ns, self.w.ps,
-                               self.w.par1, self.w.par2, stack0, stack1)
-                    while self.right[c] < top:
-                        _w_push_right(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
-                                      &self.right[c])
-                    if c >= n_rows:
-                        _w_stack_path(self.hf, self.w.ps, self.w.par2, nb, top, self.ys + nb,
-                                      self.pm + nb, self.sp_f + nb, &self.m[c])
-                        self.tail_f[c] = _w_settle(&self.w, self.hf, self.val_f, self.alt_f,
-                                                   nb, top, self.ys + nb, self.pm + nb,
-                                                   self.sp_f + nb, &self.m[c], nb)
-                else:
-                    _w_forests(self.hi, nb, top, self.w.ns, self.w.ps,
-                               self.w.par1, self.w.par2, stack0, stack1)
-                    while self.right[c] < top:
-                        _w_push_right(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
-                                      &self.right[c])
-                    if c >= n_rows:
-                        _w_stack_path(self.hi, self.w.ps, self.w.par2, nb, top, self.ys + nb,
-                                      self.pm + nb, self.sp_i + nb, &self.m[c])
-                        self.tail_i[c] = _w_settle(&self.w, self.hi, self.val_i, self.alt_i,
-                                                   nb, top, self.ys + nb, self.pm + nb,
-                                                   self.sp_i + nb, &self.m[c], nb)
-                nb += length + 1
-        free(stack0)
-        free(stack1)
+        try:
+            # Interruptible (Ctrl-C): the exception leaves a half-built object that is never
+            # returned (__dealloc__ frees what was allocated).
+            with nogil:
+                _w_win_init(&self.w, &steps)
+                nb = 0
+                for c in range(k):
+                    length = stops[c] - starts[c]
+                    top = nb + length
+                    self.base[c] = nb
+                    self.flat[c] = starts[c]
+                    self.left[c] = nb
+                    self.right[c] = nb
+                    self.path_off[c] = nb
+                    self.m[c] = 0
+                    _w_tick(&steps, length)  # the heights, and the component's other O(1) work
+                    if self.is_float:
+                        st = _w_heights(cf, starts[c], stops[c], self.hf + nb, &magnitude)
+                        if st == NOT_FINITE:
+                            self.bad_index = _first_not_finite(cf, starts[c], stops[c])
+                    else:
+                        st = _w_heights(ci, starts[c], stops[c], self.hi + nb, &magnitude)
+                    if st != OK:
+                        break
+                    # Stacks start with no block in the treap; _w_settle puts in what stays.
+                    self.w.gate = nb if c >= n_rows else top + 2
+                    if self.is_float:
+                        _w_forests_counted(self.hf, nb, top, self.w.ns, self.w.ps,
+                                           self.w.par1, self.w.par2, stack0, stack1, &steps)
+                        while self.right[c] < top:
+                            _w_tick(&steps, 1)
+                            _w_push_right(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
+                                          &self.right[c])
+                        if c >= n_rows:
+                            _w_stack_path(self.hf, self.w.ps, self.w.par2, nb, top, self.ys + nb,
+                                          self.pm + nb, self.sp_f + nb, &self.m[c])
+                            self.tail_f[c] = _w_settle(&self.w, self.hf, self.val_f, self.alt_f,
+                                                       nb, top, self.ys + nb, self.pm + nb,
+                                                       self.sp_f + nb, &self.m[c], nb)
+                    else:
+                        _w_forests_counted(self.hi, nb, top, self.w.ns, self.w.ps,
+                                           self.w.par1, self.w.par2, stack0, stack1, &steps)
+                        while self.right[c] < top:
+                            _w_tick(&steps, 1)
+                            _w_push_right(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
+                                          &self.right[c])
+                        if c >= n_rows:
+                            _w_stack_path(self.hi, self.w.ps, self.w.par2, nb, top, self.ys + nb,
+                                          self.pm + nb, self.sp_i + nb, &self.m[c])
+                            self.tail_i[c] = _w_settle(&self.w, self.hi, self.val_i, self.alt_i,
+                                                       nb, top, self.ys + nb, self.pm + nb,
+                                                       self.sp_i + nb, &self.m[c], nb)
+                    nb += length + 1
+        finally:
+            free(stack0)
+            free(stack1)
         self.base[k] = nb
         self.status = st
         if st == OK:
@@ -903,11 +966,12 @@ def window_pizza(const coin_t[::1] circle):
     """Best first slice of the circle: ``(status, (first_slice, value) or bad index)``.
 
     value = max over i of circle[i] - value(row after slice i); the smallest such i.
-    O(n log n) time (at most 5 treap updates per shift, amortised), O(n) memory. The exact
-    twin is ``window_pizza_exact``.
+    O(n log n) time (at most 5 treap updates per shift, amortised), O(n) memory. Looks at
+    signals while it runs (Ctrl-C raises KeyboardInterrupt at once). The exact twin is
+    ``window_pizza_exact``.
     """
     cdef int64_t n = circle.shape[0], nb = 2 * n + 1, j, i, left = 1, right = 1
-    cdef int64_t best_index = -1, bad = -1
+    cdef int64_t best_index = -1, bad = -1, steps = 0
     cdef int st = OK
     cdef coin_t x, v, best = 0
     cdef double magnitude = 0
@@ -920,51 +984,63 @@ def window_pizza(const coin_t[::1] circle):
     if n == 0:
         return Status.OK, (-1, best)
     with nogil:
-        st = _w_win_alloc(&w, nb)
-        h = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-        val = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-        alt = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-        stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        if st != OK or h == NULL or val == NULL or alt == NULL or stack0 == NULL or stack1 == NULL:
-            st = NO_MEMORY
-        else:
-            val[nb] = 0
-            alt[nb] = 0
-            h[0] = 0
-            if coin_t is double:
-                bad = _first_not_finite(circle, 0, n)
-                if bad >= 0:
-                    st = NOT_FINITE
-            for j in range(2 * n):
-                if st != OK:
-                    break
-                x = circle[j if j < n else j - n]
+        st = _w_win_alloc(&w, nb)  # every pointer of w set (NULL on failure): freed below
+    try:
+        with nogil:
+            if st == OK:
+                _w_win_init(&w, &steps)
+            h = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
+            val = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
+            alt = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
+            stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
+            stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
+            if (st != OK or h == NULL or val == NULL or alt == NULL or stack0 == NULL
+                    or stack1 == NULL):
+                st = NO_MEMORY
+            else:
+                val[nb] = 0
+                alt[nb] = 0
+                h[0] = 0
                 if coin_t is double:
-                    h[j + 1] = x - h[j]
-                    magnitude += fabs(x)
-                else:
-                    if (coinsrow_sub_overflow(x, h[j], &h[j + 1]) or h[j + 1] >= _H_LIMIT
-                            or h[j + 1] <= -_H_LIMIT):
+                    bad = _first_not_finite(circle, 0, n)
+                    if bad >= 0:
+                        st = NOT_FINITE
+                for j in range(2 * n):
+                    if st != OK:
+                        break
+                    if (j & 0xFFF) == 0:
+                        _w_tick(&steps, 0x1000)
+                    x = circle[j if j < n else j - n]
+                    if coin_t is double:
+                        h[j + 1] = x - h[j]
+                        magnitude += fabs(x)
+                    else:
+                        if (coinsrow_sub_overflow(x, h[j], &h[j + 1]) or h[j + 1] >= _H_LIMIT
+                                or h[j + 1] <= -_H_LIMIT):
+                            st = OVERFLOW
+                            break
+            if coin_t is double:
+                if st == OK and not magnitude < _F_LIMIT:
+                    st = OVERFLOW
+            if st == OK:
+                _w_forests_counted(h, 0, nb - 1, w.ns, w.ps, w.par1, w.par2, stack0, stack1,
+                                   &steps)
+                while right < n:
+                    _w_tick(&steps, 1)
+                    _w_push_right(&w, h, val, alt, left, &right)
+                for i in range(n):
+                    # A shift costs up to about 5 treap updates (amortised): 8 steps.
+                    _w_tick(&steps, 8)
+                    if i > 0:
+                        _w_pop_left(&w, h, val, alt, &left)
+                        _w_push_right(&w, h, val, alt, left, &right)
+                    if sub_checked(circle[i], alt[w.root], &v):
                         st = OVERFLOW
                         break
-        if coin_t is double:
-            if st == OK and not magnitude < _F_LIMIT:
-                st = OVERFLOW
-        if st == OK:
-            _w_forests(h, 0, nb - 1, w.ns, w.ps, w.par1, w.par2, stack0, stack1)
-            while right < n:
-                _w_push_right(&w, h, val, alt, left, &right)
-            for i in range(n):
-                if i > 0:
-                    _w_pop_left(&w, h, val, alt, &left)
-                    _w_push_right(&w, h, val, alt, left, &right)
-                if sub_checked(circle[i], alt[w.root], &v):
-                    st = OVERFLOW
-                    break
-                if best_index < 0 or v > best:
-                    best = v
-                    best_index = i
+                    if best_index < 0 or v > best:
+                        best = v
+                        best_index = i
+    finally:
         _w_win_free(&w)
         free(h)
         free(val)
@@ -980,7 +1056,6 @@ def window_pizza(const coin_t[::1] circle):
     return Status.OK, (best_index, best)
 
 
-
 # ---------------------------------------------------------------------------------------
 # The exact twins: the same structure on Python numbers (ints of any size, floats, Fraction,
 # Decimal). The static forests depend only on the order of the keys (h[t], t), so they are
@@ -989,20 +1064,77 @@ def window_pizza(const coin_t[::1] circle):
 # above (same priorities, so the same tree shape): on Python floats the answers are bit for
 # bit those of RowWindows, and past the same height limit the status is OVERFLOW.
 
+cdef enum:
+    # Boundaries per piece of _w_order: Python's sort of one piece takes a few milliseconds.
+    _W_ORDER_PIECE = 1 << 14
+
+
+cdef object _w_order(list h):
+    """The boundaries 0 .. len(h) - 1 in increasing order of (h[t], t), as an ``array('q')``:
+    ``sorted(range(len(h)), key=h.__getitem__)``, but looking at signals (Ctrl-C) as it
+    goes. Pieces of _W_ORDER_PIECE boundaries are sorted by Python's sort, then merged two
+    by two here (a stable merge: on ties the earlier boundary first), with a look at
+    signals every _WINDOW_STEPS_PER_SIGNAL_CHECK comparisons. O(m log m) comparisons of
+    Python numbers, about as fast as one ``sorted``."""
+    cdef Py_ssize_t m = len(h), lo, mid, hi, a, b, k, i
+    cdef int64_t steps = 0
+    first = _window_array("q", bytes(8 * m))
+    second = _window_array("q", bytes(8 * m))
+    cdef int64_t[::1] source = first
+    cdef int64_t[::1] target = second
+    cdef int64_t[::1] swap
+    cdef Py_ssize_t width = _W_ORDER_PIECE
+    key = h.__getitem__
+    for lo in range(0, m, _W_ORDER_PIECE):
+        i = lo
+        for x in sorted(range(lo, min(m, lo + _W_ORDER_PIECE)), key=key):
+            source[i] = x
+            i += 1
+        PyErr_CheckSignals()
+    while width < m:
+        for lo in range(0, m, 2 * width):
+            mid = min(m, lo + width)
+            hi = min(m, lo + 2 * width)
+            a, b, k = lo, mid, lo
+            while a < mid and b < hi:
+                _w_tick(&steps, 1)
+                if h[source[b]] < h[source[a]]:
+                    target[k] = source[b]
+                    b += 1
+                else:
+                    target[k] = source[a]
+                    a += 1
+                k += 1
+            while a < mid:
+                target[k] = source[a]
+                a += 1
+                k += 1
+            while b < hi:
+                target[k] = source[b]
+                b += 1
+                k += 1
+        swap = source
+        source = target
+        target = swap
+        width *= 2
+    return source.base
+
+
 cdef inline uint64_t _w_priority_of(int64_t t) noexcept nogil:
     return _w_priority(<uint64_t> t)
 
 
 cdef class RowWindowsExact:
     """``RowWindows`` on a list of Python numbers: the same methods and the same bounds
-    (O(n log n) to build, O(log n) amortised a pop), a constant factor slower."""
+    (O(n log n) to build, O(log n) amortised a pop), a constant factor slower. Building
+    looks at signals as ``RowWindows`` does."""
 
     cdef list h, val, alt, tl, tr, sz, pri, nxt, prv, left, right, base, flat
     cdef list ys_of, pm_of, sp_of, m_of, tail_of
     cdef object in_tree
     cdef object ranks, ns, ps, par1, par2
     cdef int64_t nil, root, gate, coins_left, first_stack
-    cdef object fruitless
+    cdef object fruitless, zero
     cdef readonly Py_ssize_t rows
     cdef readonly Py_ssize_t n_rows
     cdef readonly int status
@@ -1011,9 +1143,10 @@ cdef class RowWindowsExact:
     def __init__(self, list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                  Py_ssize_t n_rows, bint fill=True):
         cdef Py_ssize_t k = starts.shape[0], c
-        cdef int64_t lo, m, j, nb, top
+        cdef int64_t lo, m, j, nb, top, steps = 0
         cdef list heights = [], h, order
         cdef double magnitude = 0
+        cdef object zero = _zero_of(coins)
         if stops.shape[0] != k:
             raise ValueError("starts and stops differ in length")
         if not 0 <= n_rows <= k:
@@ -1035,13 +1168,14 @@ cdef class RowWindowsExact:
         for c in range(k):
             lo = len(heights)
             self.base.append(lo)
-            h = [0] * (stops[c] - starts[c] + 1)
+            h = [zero] * (stops[c] - starts[c] + 1)
             for j in range(starts[c], stops[c]):  # NaN and infinities first, as _w_heights
                 if type(coins[j]) is float and not isfinite(coins[j]):
                     self.status = NOT_FINITE
                     self.bad_index = j
                     return
             for j in range(stops[c] - starts[c]):
+                _w_tick(&steps, 1)
                 x = coins[starts[c] + j]
                 h[j + 1] = x - h[j]
                 if type(x) is float:
@@ -1060,8 +1194,9 @@ cdef class RowWindowsExact:
         self.tr = [nb] * (nb + 1)
         self.sz = [0] * (nb + 1)
         self.pri = [_w_priority_of(t) for t in range(nb + 1)]
-        self.val = [0] * (nb + 1)
-        self.alt = [0] * (nb + 1)
+        self.zero = zero
+        self.val = [zero] * (nb + 1)
+        self.alt = [zero] * (nb + 1)
         self.nxt = [0] * (nb + 1)
         self.prv = [0] * (nb + 1)
         self.left = self.base[:k]
@@ -1070,12 +1205,12 @@ cdef class RowWindowsExact:
         self.gate = nb + 1
         self.coins_left = sum(stops[c] - starts[c] for c in range(k))
         self.first_stack = n_rows
-        self.fruitless = 0
+        self.fruitless = zero
         self.ys_of = [None] * k
         self.pm_of = [None] * k
         self.sp_of = [None] * k
         self.m_of = [0] * k
-        self.tail_of = [0] * k
+        self.tail_of = [zero] * k
         if n_rows < k:
             self.in_tree = bytearray(nb + 1)
         if fill:
@@ -1083,6 +1218,7 @@ cdef class RowWindowsExact:
                 top = self.base[c + 1] - 1
                 self.gate = self.base[c] if c >= n_rows else nb + 1
                 while self.right[c] < top:
+                    _w_tick(&steps, 1)
                     self._push_right(c)
                 if c >= n_rows:
                     self._stack_path(c)
@@ -1090,10 +1226,10 @@ cdef class RowWindowsExact:
             for c in range(n_rows, k):
                 self.fruitless += self.tail_of[c]
 
-    cdef void _forests_of(self, list h, int64_t lo):
+    cdef int _forests_of(self, list h, int64_t lo) except -1:
         """The static forests of one component's boundaries, appended (offset by lo)."""
         cdef int64_t m = len(h), r, x
-        cdef list order = sorted(range(m), key=h.__getitem__)  # stable: ties by boundary
+        cdef int64_t[::1] order = _w_order(h)
         local = _window_array("q", bytes(8 * m))
         out = [_window_array("q", bytes(8 * m)) for _ in range(4)]
         cdef int64_t[::1] rank_view = local
@@ -1105,6 +1241,7 @@ cdef class RowWindowsExact:
         self.ps.extend([x + lo for x in out[1]])
         self.par1.extend([x + lo if x >= 0 else -1 for x in out[2]])
         self.par2.extend([x + lo if x >= 0 else -1 for x in out[3]])
+        return 0
 
     # -- treap of block values (in-order: larger value first, then smaller boundary) -----
 
@@ -1199,7 +1336,7 @@ cdef class RowWindowsExact:
 
     cdef void _stack_path(self, Py_ssize_t c):
         cdef int64_t lo = self.base[c], right = self.base[c + 1] - 1, y, z
-        cdef list ys = [right], pm = [right + 2], sp = [0]
+        cdef list ys = [right], pm = [right + 2], sp = [self.zero]
         cdef int64_t j = 0
         while self.ps[ys[j]] >= lo:
             y = ys[j]
@@ -1217,7 +1354,7 @@ cdef class RowWindowsExact:
         cdef list pm
         if left == right:
             self.m_of[c] = 0
-            return 0
+            return self.zero
         pm = self.pm_of[c]
         m = self.m_of[c]
         while pm[m] < left:
@@ -1416,16 +1553,18 @@ cdef class RowWindowsExact:
     def _open(self, Py_ssize_t c, int64_t left, int64_t right):
         """For the pizza: an empty window of row c at boundary ``left``, filled up to
         ``right`` by pushes."""
+        cdef int64_t steps = 0
         self.left[c] = left
         self.right[c] = left
         while self.right[c] < right:
+            _w_tick(&steps, 1)
             self._push_right(c)
 
 
 def window_pizza_exact(list circle):
     """``window_pizza`` on Python numbers: the same sliding window on a ``RowWindowsExact``
-    of the doubled circle."""
-    cdef int64_t n = len(circle), i, best_index = -1
+    of the doubled circle, looking at signals as it runs."""
+    cdef int64_t n = len(circle), i, best_index = -1, steps = 0
     cdef object best = None, v
     status, bad = check_finite_exact(circle)
     if status != OK:
@@ -1438,6 +1577,7 @@ def window_pizza_exact(list circle):
         return Status.OVERFLOW, None
     windows._open(0, 1, n)
     for i in range(n):
+        _w_tick(&steps, 8)  # as window_pizza
         if i > 0:
             windows._slide(0, True)
         v = circle[i] - windows.value()

@@ -570,3 +570,80 @@ def test_pyarrow_nulls_and_bad_types():
     # a null coin outside the games is not read
     flat = pa.array([None, 1, 2, None], type=pa.int64())
     check([[1, 2]], [1, 3], rows=flat)
+
+
+# -- offsets of every integer dtype and byte order; half floats from Arrow --------------------
+
+
+INTEGER_FORMATS = ["b", "B", "h", "H", "i", "I", "l", "L", "q", "Q"]
+
+
+@pytest.mark.parametrize("order", ["<", ">", "="])
+@pytest.mark.parametrize("code", INTEGER_FORMATS)
+def test_offsets_of_every_integer_dtype_and_byte_order(code, order):
+    games = [[1, 2, 3], [], [4], [9, -9, 9, -9]]
+    flat, offsets = flat_of(games)
+    typed = offsets.astype(np.dtype(order + code))
+    assert typed.tolist() == offsets.tolist()
+    check(games, typed, rows=flat)  # the NumPy array
+    check(games, memoryview(typed), rows=flat)  # its buffer (format "<q", ">q", ...)
+    check(games, typed[::1].tolist(), rows=flat)
+    # strided: every other entry of a longer buffer
+    spread = np.zeros(2 * len(typed), dtype=typed.dtype)
+    spread[::2] = typed
+    check(games, memoryview(spread)[::2], rows=flat)
+
+
+def test_big_endian_offsets_past_int64_are_refused():
+    offsets = np.array([0, 2**63], dtype=">u8")
+    with pytest.raises(ValueError, match="past any buffer's end"):
+        values_many(np.arange(5), memoryview(offsets))
+
+
+@pytest.mark.parametrize("offsets", [
+    [False, True],
+    [0, True, 3],
+    (0, False),
+    np.array([False, True]),
+    [np.bool_(False), np.bool_(True)],
+    memoryview(np.array([False, True])),
+])
+def test_bool_offsets_are_refused(offsets):
+    with pytest.raises(TypeError, match="offsets must be integers"):
+        values_many([1, 2, 3], offsets)
+    with pytest.raises(TypeError, match="offsets must be integers"):
+        profits_many([1, 2, 3], offsets)
+
+
+def test_bool_arrow_offsets_are_refused():
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is an optional test dependency")
+    with pytest.raises(TypeError, match="offsets must be integers"):
+        values_many([1, 2, 3], pa.array([False, True]))
+
+
+def test_offsets_that_index_like_ints():
+    games = [[1, 2, 3], [], [4]]
+    flat, _ = flat_of(games)
+    check(games, [np.int64(0), np.int8(3), np.uint16(3), 4], rows=flat)
+
+
+def test_pyarrow_half_floats():
+    """memoryview cannot cast to format "e" before Python 3.12: the half floats of an Arrow
+    array are decoded another way, with the same answers as float64."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is an optional test dependency")
+    halves = np.array([1.5, 2, -0.25, 65504, 3], dtype=np.float16)
+    assert values_many(pa.array(halves[:2]), [0, 2]) == [0.5]
+    assert values_many(pa.array(np.array([1.5, 2], dtype=np.float16)), [0, 2]) == [0.5]
+    as_floats = halves.astype(np.float64)
+    games = [as_floats[0:2], as_floats[2:2], as_floats[2:5]]
+    check(games, [0, 2, 2, 5], rows=pa.array(halves))
+    # sliced (an offset into the buffer), chunked, empty, and as the child of a list array
+    check([as_floats[1:3]], [0, 2], rows=pa.array(halves).slice(1, 2))
+    check([as_floats[1:3]], [0, 2], rows=pa.chunked_array([pa.array(halves[:1]),
+                                                           pa.array(halves[1:3])]).slice(1))
+    check([], [0], rows=pa.array(np.array([], dtype=np.float16)))
+    lists = pa.ListArray.from_arrays(pa.array([0, 2, 2, 5], type=pa.int32()), pa.array(halves))
+    check(games, rows=lists)
+    check([as_floats[2:5]], rows=lists.slice(2))
+    with pytest.raises(ValueError, match="coin at index 0 is nan"):
+        values_many(pa.array(np.array([np.nan], dtype=np.float16)), [0, 1])

@@ -1,8 +1,11 @@
-"""Engine: every decision against the DP table (rows) and brute force (rows and stacks),
-while the opponent plays random, greedy, always-left and adversarial moves."""
+"""Engine: every decision against the DP table (rows) and brute force (rows, stacks and
+forests), while the opponent plays random, greedy, always-left and adversarial moves; with a
+forest, every best move is also the one Game.best_move() makes (the one tie rule)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from decimal import Decimal
 from fractions import Fraction
@@ -13,9 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coinsrow import Engine, Game, Move, _core
-from oracles import brute_solver, brute_value, dp_table
+from coinsrow._dispatch import EXACT
+from coinsrow._game import where
+
 from generators import SMALL_STYLES, random_row
-from modes import MACHINE_WINDOWS
+from modes import MACHINE_WINDOWS, scaled
+from oracles import brute_forest_solver, brute_forest_value, brute_solver, brute_value, dp_table
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
 
@@ -445,7 +451,299 @@ def test_engine_rows_and_stacks_hypothesis(rows, stacks, rng):
     _play_game_against_brute(rows, stacks, rng, "random")
 
 
-def test_engine_refuses_a_game_with_a_forest():
-    game = Game(rows=[[1, 2]], forest=([5, 1], [-1, 0]))
-    with pytest.raises(ValueError, match="forest"):
-        Engine(game)
+# -- games with a forest ---------------------------------------------------------------------
+
+FOREST_WINDOWS = _core.ForestWindowsExact if EXACT else _core.ForestWindows
+
+
+def _forest_position(rng: random.Random, max_nodes: int):
+    """Small rows, stacks and a forest (random shape, parents anywhere), coins with ties,
+    zeros and negatives."""
+    n = rng.randint(0, max_nodes)
+    values = random_row(rng, n, SMALL_STYLES)
+    parents = []
+    for i in range(n):
+        parents.append(-1 if i == 0 or rng.random() < 0.15 else rng.randrange(i))
+    label = rng.sample(range(n), n)
+    shuffled_values, shuffled_parents = [0] * n, [0] * n
+    for i in range(n):
+        shuffled_values[label[i]] = values[i]
+        shuffled_parents[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
+    rows = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
+    stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES)
+              for _ in range(rng.randint(0, 2))]
+    return rows, stacks, shuffled_values, shuffled_parents
+
+
+def _fresh_move(game: Game, move: Move) -> tuple:
+    """``move`` as the same position built from scratch names it (nodes numbered again)."""
+    if move.kind == "tree":
+        removed = where(game).forest.removed()
+        return ("tree", sum(1 for i in range(move.index) if not removed[i]), move.coin)
+    return (move.kind, move.index, move.end, move.coin)
+
+
+def _play_forest_game(rows, stacks, values, parents, rng, opponent, check_rule=True):
+    """A whole game on an Engine against ``opponent``: at every position the value is the
+    minimax value, the best move is optimal, it is the move Game.best_move() makes (the
+    Game reached by the same moves, and the position built from scratch), and the Engine's
+    position is the Game's."""
+    solve = brute_forest_solver(rows, stacks, values, parents)
+    game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+    engine = Engine(game)
+    state = (tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
+             (1 << len(values)) - 1)
+
+    def after(state, move):
+        bounds, tops, present = state
+        if move.kind == "row":
+            i, j = bounds[move.index]
+            new = (i + 1, j) if move.end == "left" else (i, j - 1)
+            return bounds[:move.index] + (new,) + bounds[move.index + 1:], tops, present
+        if move.kind == "stack":
+            t = tops[move.index] + 1
+            return bounds, tops[:move.index] + (t,) + tops[move.index + 1:], present
+        return bounds, tops, present ^ (1 << move.index)
+
+    def gain(move):
+        return move.coin - solve(*after(state, move))
+
+    ours = True
+    while True:
+        v = solve(*state)
+        assert engine.value() == v, (rows, stacks, values, parents, state)
+        assert len(engine) == len(game)
+        assert engine.game == game
+        if not len(game):
+            with pytest.raises(ValueError, match="over"):
+                engine.best_move()
+            break
+        best = engine.best_move()
+        assert gain(best) == v, (rows, stacks, values, parents, state, best)
+        legal = engine.moves()
+        assert best in legal and legal == game.moves()
+        if check_rule:
+            assert best == game.best_move(), (rows, stacks, values, parents, state)
+            fresh = Game(rows=game.rows, stacks=game.stacks, forest=game.forest)
+            assert _fresh_move(game, best) == _fresh_move(fresh, fresh.best_move())
+        if ours:
+            move = best
+        elif opponent == "random":
+            move = rng.choice(legal)
+        elif opponent == "greedy":
+            move = max(legal, key=lambda m: m.coin)
+        elif opponent == "trees":  # a root whenever there is one
+            move = next((m for m in legal if m.kind == "tree"), legal[0])
+        else:  # spoiler: the worst move for itself
+            move = min(legal, key=gain)
+        assert engine.take(move) == move
+        game = game.take(move)
+        state = after(state, move)
+        ours = not ours
+
+
+FOREST_OPPONENTS = ("random", "greedy", "trees", "spoiler")
+
+
+def test_engine_on_forests_against_brute_force():
+    rng = random.Random(40)
+    for game in range(scaled(900, 3)):
+        rows, stacks, values, parents = _forest_position(rng, 8)
+        _play_forest_game(rows, stacks, values, parents, rng,
+                          FOREST_OPPONENTS[game % len(FOREST_OPPONENTS)])
+
+
+def test_engine_on_forests_uses_the_compiled_structure_for_machine_numbers():
+    assert isinstance(Engine(Game(forest=([1, 2], [-1, 0])))._windows, FOREST_WINDOWS)
+    assert isinstance(Engine(Game(rows=[[1.5]], forest=([2.5], [-1])))._windows,
+                      FOREST_WINDOWS)
+    assert isinstance(Engine(Game(forest=([2**70, 1], [-1, 0])))._windows,
+                      _core.ForestWindowsExact)
+    # int64 coins whose magnitudes add up past 2^59: the exact structure, the same answers.
+    big = Engine(Game(forest=([2**58, 2**58, -2**58], [-1, 0, 0])))
+    assert isinstance(big._windows, _core.ForestWindowsExact)
+    assert big.value() == brute_forest_value([], [], [2**58, 2**58, -2**58], [-1, 0, 0])
+
+
+def test_engine_on_forests_exact_numbers():
+    rng = random.Random(41)
+    for game in range(scaled(300, 3)):
+        rows, stacks, values, parents = _forest_position(rng, 7)
+        scale = (lambda x: Fraction(x, 3), lambda x: x * 2**64 + 1,
+                 lambda x: Decimal(x) / 8, lambda x: x / 4)[game % 4]
+        rows = [[scale(x) for x in r] for r in rows]
+        stacks = [[scale(x) for x in s] for s in stacks]
+        values = [scale(x) for x in values]
+        _play_forest_game(rows, stacks, values, parents, rng,
+                          FOREST_OPPONENTS[game % len(FOREST_OPPONENTS)])
+
+
+def test_engine_on_forests_of_huge_floats():
+    """Floats whose magnitudes add up past 1e300: the exact structure on Fractions, every
+    value rounded once, every best move optimal."""
+    rng = random.Random(42)
+    exact = 0
+    huge = 2.0**1012  # times coins of at most 1000: finite, and past 1e300
+    for _ in range(scaled(200, 3)):
+        rows, stacks, values, parents = _forest_position(rng, 6)
+        rows = [[x * huge for x in r] for r in rows]
+        stacks = [[x * huge for x in s] for s in stacks]
+        values = [x * huge for x in values]
+        engine = Engine(Game(rows=rows, stacks=stacks, forest=(values, parents)))
+        exact += isinstance(engine._windows, _core.ForestWindowsExact)
+        solve = brute_forest_solver([[Fraction(x) for x in r] for r in rows],
+                                    [[Fraction(x) for x in s] for s in stacks],
+                                    [Fraction(x) for x in values], parents)
+        bounds = tuple((0, len(r)) for r in rows)
+        tops = tuple(0 for _ in stacks)
+        present = (1 << len(values)) - 1
+        while len(engine):
+            v = solve(bounds, tops, present)
+            assert engine.value() == float(v)
+            best = engine.best_move()
+            move = best if rng.random() < 0.5 else rng.choice(engine.moves())
+            engine.take(move)
+            if move.kind == "row":
+                i, j = bounds[move.index]
+                new = (i + 1, j) if move.end == "left" else (i, j - 1)
+                bounds = bounds[:move.index] + (new,) + bounds[move.index + 1:]
+            elif move.kind == "stack":
+                tops = tops[:move.index] + (tops[move.index] + 1,) + tops[move.index + 1:]
+            else:
+                present ^= 1 << move.index
+            if move is best:
+                assert Fraction(best.coin) - solve(bounds, tops, present) == v
+    assert exact > 20
+
+
+def test_engine_on_larger_forests_against_game_values():
+    """Hundreds of nodes: every value against Game.value() of the same position, every best
+    move against Game.best_move(), the opponent random."""
+    rng = random.Random(43)
+    for game in range(scaled(30)):
+        rows, stacks, values, parents = _forest_position(rng, 300)
+        if game % 3 == 0:
+            values = [Fraction(x, 5) for x in values]
+        position = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        engine = Engine(position)
+        ours = True
+        while len(engine):
+            assert engine.value() == position.value()
+            best = engine.best_move()
+            assert best == position.best_move()
+            assert best.coin - position.take(best).value() == position.value()
+            move = best if ours else rng.choice(position.moves())
+            engine.take(move)
+            position = position.take(move)
+            ours = not ours
+        assert engine.value() == 0
+
+
+def test_engine_from_a_forest_position_in_play():
+    rng = random.Random(44)
+    for _ in range(200):
+        rows, stacks, values, parents = _forest_position(rng, 10)
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        for _ in range(rng.randint(0, len(game))):
+            game = game.take(rng.choice(game.moves()))
+        engine = Engine(game)
+        assert engine.value() == game.value() and engine.game == game
+        if len(game):
+            assert engine.best_move() == game.best_move()
+            move = rng.choice(game.moves())
+            engine.take(move)
+            assert engine.game == game.take(move)
+            assert engine.value() == game.take(move).value()
+
+
+def test_illegal_forest_moves_change_nothing():
+    engine = Engine(Game(rows=[[3]], stacks=[[1]], forest=([5, 6, 7], [-1, 0, 0])))
+    value, before = engine.value(), engine.game
+    for move, message in (
+        (Move("tree", 1, "root", 1, 6), "not a root"),
+        (Move("tree", 3, "root", 3, 6), "no node"),
+        (Move("tree", 0, "top", 0, 5), "root"),
+        (Move("tree", 0, "root", 0, 6), "coin there"),
+        (Move("stack", 1, "top", 0, 1), "no such"),
+        ("left", "Move"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            engine.take(move)
+        assert engine.value() == value and engine.game == before and len(engine) == 5
+    engine.take(Move("tree", 0, "root", 0, 5))
+    with pytest.raises(ValueError, match="already taken"):
+        engine.take(Move("tree", 0, "root", 0, 5))
+    assert engine.game == Game(rows=[[3]], stacks=[[1]], forest=([5, 6, 7], [-1, 0, 0])).take(
+        Move("tree", 0, "root", 0, 5))
+
+
+def test_engine_on_an_empty_forest_and_the_kernel_bounds():
+    assert Engine(Game(forest=([], []))).value() == 0
+    engine = Engine(Game(rows=[[1, 2]], forest=([], [])))
+    assert engine.value() == 1 and engine.best_move() == Game(rows=[[1, 2]],
+                                                              forest=([], [])).best_move()
+    windows = engine._windows
+    for bad in (lambda: windows.take_node(0), lambda: windows.pop_left(1),
+                lambda: windows.pop_right(-1)):
+        with pytest.raises(IndexError):
+            bad()
+
+
+@given(
+    st.lists(st.tuples(st.integers(-4, 4), st.integers(-1, 7)), max_size=8),
+    st.lists(st.lists(st.integers(-4, 4), max_size=3), max_size=2),
+    st.lists(st.lists(st.integers(-4, 4), max_size=3), max_size=1),
+    st.randoms(use_true_random=False),
+)
+def test_engine_on_forests_hypothesis(nodes, rows, stacks, rng):
+    values = [v for v, _ in nodes]
+    parents = [p if 0 <= p < i else -1 for i, (_, p) in enumerate(nodes)]
+    _play_forest_game(rows, stacks, values, parents, rng, "random")
+
+
+def _roundtrip(engine):
+    return pickle.loads(pickle.dumps(engine, pickle.HIGHEST_PROTOCOL))
+
+
+def test_engine_on_forests_copies_and_pickles():
+    """Copies of an engine with a forest are independent; a pickle plays from where it was
+    (the game it started from, the coins and nodes taken since) and names moves alike."""
+    rng = random.Random(45)
+    for game_number in range(scaled(150)):
+        rows, stacks, values, parents = _forest_position(rng, 9)
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        if game_number % 3 == 0:  # an engine built part way through a game
+            for _ in range(rng.randint(0, len(game))):
+                game = game.take(rng.choice(game.moves()))
+        engine = Engine(game)
+        for _ in range(rng.randint(0, len(engine))):
+            engine.take(rng.choice(engine.moves()))
+        before = (engine.game, len(engine), engine.value(), engine.moves())
+        for make in (copy.copy, copy.deepcopy, _roundtrip):
+            twin = make(engine)
+            assert (twin.game, len(twin), twin.value(), twin.moves()) == before
+            if not len(twin):
+                continue
+            assert twin.best_move() == engine.best_move()
+            move = rng.choice(twin.moves())
+            assert twin.take(move) == move
+            assert (engine.game, len(engine), engine.value(), engine.moves()) == before
+            assert twin.game == engine.game.take(move)
+            assert twin.value() == Engine(twin.game).value() == twin.game.value()
+            if len(twin):
+                assert twin.best_move() == twin.game.best_move()
+
+
+def test_engine_on_forests_unpickling_refuses_a_tampered_state():
+    engine = Engine(Game(rows=[[1, 2]], forest=([5, 6, 7], [-1, 0, 0])))
+    engine.take(Move("tree", 0, "root", 0, 5))
+    engine.take(Move("tree", 2, "root", 2, 7))
+    function, arguments = engine.__reduce__()
+    start, left, right, nodes = arguments
+    assert list(nodes) == [0, 2]
+    assert function(*arguments).game == engine.game
+    for bad in ([2], [0, 0], [3], [-1], [1, 0]):
+        with pytest.raises(ValueError, match="does not match"):
+            function(start, left, right, bad)
+    with pytest.raises(ValueError, match="does not match"):
+        function(Game(rows=[[1, 2]]), left, right, [0])

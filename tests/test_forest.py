@@ -1,12 +1,22 @@
 """Rooted forests (a move takes a root), alone and mixed with rows and stacks.
 
 Values against exhaustive minimax on thousands of small positions; every move of play()
-optimal; forests of paths against Game(stacks=...); exact number types; input checks.
+optimal; the best move a function of the position (the one tie rule); larger forests of
+every shape and numbering against the global form of block merging; forests of paths against
+Game(stacks=...); the kernels against their exact twins; exact number types; Ctrl-C; input
+checks.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import struct
+import subprocess
+import sys
+import time
+from array import array
 from decimal import Decimal
 from fractions import Fraction
 
@@ -15,9 +25,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coinsrow import Game, Move
-from oracles import brute_forest_solver, brute_forest_value, brute_value
+from coinsrow import Game, Move, _core
+from coinsrow._dispatch import EXACT
+from coinsrow._game import where
 
+from modes import scaled
+from oracles import brute_forest_solver, brute_forest_value, brute_value
 
 # -- random positions ----------------------------------------------------------------------
 
@@ -456,3 +469,316 @@ def test_nan_in_numpy_values_is_reported_by_node():
         Game(forest=(values, [-1, 0, 1])).value()
     with pytest.raises(ValueError, match="row 0: coin at index 1"):
         Game(rows=[np.array([1.0, np.inf])], forest=([1.0], [-1])).value()
+
+
+# -- the one tie rule: the best move is a function of the position ---------------------------
+
+
+def _fresh(game: Game) -> Game:
+    """The same position built from scratch (the forest's nodes numbered again, in order)."""
+    return Game(rows=game.rows, stacks=game.stacks, forest=game.forest)
+
+
+def _as_fresh(game: Game, move: Move) -> tuple:
+    """What identifies ``move`` in ``_fresh(game)``: a node by its rank among the nodes left,
+    a row's or stack's coin by its end (positions count from the original first coin)."""
+    if move.kind == "tree":
+        removed = where(game).forest.removed()
+        return ("tree", sum(1 for i in range(move.index) if not removed[i]), move.coin)
+    return (move.kind, move.index, move.end, move.coin)
+
+
+def test_best_move_is_a_function_of_the_position():
+    """Along any game (random moves and best moves), the best move of a position reached by
+    take() is the best move of the same position built from scratch, and the first move of
+    both positions' play()."""
+    rng = random.Random(30)
+    for _ in range(400):
+        rows, stacks, values, parents = _random_position(rng, 9)
+        if rng.random() < 0.3:
+            values = [Fraction(x, 2) for x in values]
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        while len(game):
+            best = game.best_move()
+            fresh = _fresh(game)
+            assert _as_fresh(game, best) == _as_fresh(fresh, fresh.best_move()), (
+                rows, stacks, values, parents, game)
+            assert game.play()[0] == best
+            assert fresh.play()[0] == fresh.best_move()
+            legal = game.moves()
+            game = game.take(best if rng.random() < 0.6 else rng.choice(legal))
+
+
+def test_the_play_repeats_the_rule():
+    """play()[t] is the best move of the position after the first t moves, rebuilt."""
+    rng = random.Random(31)
+    for _ in range(300):
+        rows, stacks, values, parents = _random_position(rng, 10)
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        position = game
+        for move in game.play():
+            fresh = _fresh(position)
+            assert _as_fresh(position, move) == _as_fresh(fresh, fresh.best_move())
+            position = position.take(move)
+
+
+# -- larger forests: the global form of block merging as the oracle ---------------------------
+
+
+def block_merging_value(stacks, values, parents):
+    """Block merging in its global form (docs/forests.md): one heap of all odd blocks, the
+    largest popped first; a block whose head is a root or hangs below a taken block is
+    taken (Greedy), any other fuses into its parent's block. Stacks are paths. O(n log n);
+    written from the description, independently of the kernels."""
+    import heapq
+
+    vals, par = list(values), list(parents)
+    for stack in stacks:
+        base = len(vals)
+        for i, coin in enumerate(stack):
+            vals.append(coin)
+            par.append(-1 if i == 0 else base + i - 1)
+    n = len(vals)
+    uf = list(range(n))
+    d = list(vals)
+    odd = [True] * n
+    taken = [False] * n
+    version = [0] * n
+
+    def find(x):
+        while uf[x] != x:
+            uf[x] = uf[uf[x]]
+            x = uf[x]
+        return x
+
+    heap = [(-d[v], v, 0) for v in range(n)]
+    heapq.heapify(heap)
+    total, sign = 0, 1
+    while heap:
+        _, b, stamp = heapq.heappop(heap)
+        if stamp != version[b]:
+            continue
+        block = find(par[b]) if par[b] >= 0 else -1
+        if block < 0 or taken[block]:
+            taken[b] = True
+            total += sign * d[b]
+            sign = -sign
+            continue
+        uf[b] = block
+        version[block] += 1
+        if odd[block]:
+            d[block] -= d[b]
+            odd[block] = False
+        else:
+            d[block] += d[b]
+            odd[block] = True
+            heapq.heappush(heap, (-d[block], block, version[block]))
+    return total + sign * sum(d[v] for v in range(n) if uf[v] == v and not taken[v])
+
+
+def _shape(rng: random.Random, n: int) -> list[int]:
+    """Parents of n nodes, every parent first: random trees, paths, stars (long runs of
+    leaves), caterpillars, brooms, several trees."""
+    kind = rng.randrange(6)
+    parents = []
+    for i in range(n):
+        if i == 0 or (kind == 5 and rng.random() < 0.05):
+            parents.append(-1)
+        elif kind == 0:
+            parents.append(rng.randrange(i))
+        elif kind == 1:
+            parents.append(i - 1)
+        elif kind == 2:
+            parents.append(rng.randrange(min(i, 3)))
+        elif kind == 3:
+            parents.append(i - 1 if i % 2 else max(0, i - 2))
+        elif kind == 4:
+            parents.append(i - 1 if i < max(1, n // 3) else rng.randrange(max(1, n // 3)))
+        else:
+            parents.append(rng.randrange(max(0, i - 20), i))
+    return parents
+
+
+def _labelled(rng: random.Random, values: list, parents: list[int]) -> tuple[list, list]:
+    """As generated (parents first), reversed (parents last) or relabelled at random."""
+    n = len(values)
+    how = rng.randrange(3)
+    if how == 0:
+        return values, parents
+    label = list(range(n))[::-1] if how == 1 else rng.sample(range(n), n)
+    new_values, new_parents = [0] * n, [0] * n
+    for i in range(n):
+        new_values[label[i]] = values[i]
+        new_parents[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
+    return new_values, new_parents
+
+
+def _wide_values(rng: random.Random, n: int) -> list[int]:
+    """Coins of every range: small with ties, up to 2^40 and 2^60 (the radix sorts' bytes),
+    multiples of 2^16 (bytes all equal below), two clusters 2^24 apart (a range whose low
+    bytes are zero while the coins' differ), one value."""
+    style = rng.randrange(6)
+    if style == 0:
+        return _random_values(rng, n)
+    if style == 5:
+        return [rng.choice([0, 2**24]) + rng.randint(-300, 300) for _ in range(n)]
+    if style == 1:
+        return [rng.randint(-2**40, 2**40) for _ in range(n)]
+    if style == 2:
+        return [rng.randint(-2**60, 2**60) for _ in range(n)]
+    if style == 3:
+        return [rng.randint(-2**20, 2**20) * 2**16 for _ in range(n)]
+    return [7] * n
+
+
+def test_large_forests_against_the_global_block_merging():
+    rng = random.Random(32)
+    for _ in range(scaled(160)):
+        n = rng.randint(50, 2500)
+        values, parents = _labelled(rng, _wide_values(rng, n), _shape(rng, n))
+        stacks = [_random_values(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 2))]
+        game = Game(stacks=stacks, forest=(values, parents))
+        expected = block_merging_value(stacks, values, parents)
+        assert game.value() == expected
+        play = game.play()
+        assert sum(m.coin if t % 2 == 0 else -m.coin for t, m in enumerate(play)) == expected
+        assert game.profits() == ((sum(values) + sum(map(sum, stacks)) + expected) // 2,
+                                  (sum(values) + sum(map(sum, stacks)) - expected) // 2)
+
+
+def test_the_path_for_huge_forests_agrees():
+    """Forests of 2^31 nodes or more take a 64-bit path; ``wide`` takes it at any size."""
+    rng = random.Random(33)
+    for _ in range(scaled(200)):
+        n = rng.randint(0, 300)
+        values, parents = _labelled(rng, _random_values(rng, n), _shape(rng, n) if n else [])
+        removed = array("B", bytes(n))
+        for i in range(n):  # a position: nodes go after their parents
+            if (parents[i] < 0 or removed[parents[i]]) and rng.random() < 0.2:
+                removed[i] = 1
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
+        for coins, kernel in ((array("q", values), _core.forest_value),
+                              (array("d", [x / 4 for x in values]), _core.forest_value),
+                              (values, _core.forest_value_exact)):
+            assert kernel(coins, *arguments, wide=True) == kernel(coins, *arguments)
+
+
+def test_machine_and_twin_agree_bit_for_bit_on_every_order_and_on_runs():
+    """forest_value / forest_play on floats, parents first, last or anywhere (the three
+    orders of the loop), with stars (sorted runs), ties and signed zeros."""
+    rng = random.Random(34)
+    for _ in range(scaled(150)):
+        n = rng.randint(0, 120)
+        style = rng.random()
+        if style < 0.3:
+            floats = [rng.choice([-0.0, 0.0, 0.5, 1.0, -1.0]) for _ in range(n)]
+        elif style < 0.4:
+            floats = [rng.choice([-1.7e308, 1e308, 0.0, 1.5e308]) for _ in range(n)]
+        else:
+            floats = [rng.uniform(-1e3, 1e3) for _ in range(n)]
+        values, parents = _labelled(rng, floats, _shape(rng, n) if n else [])
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents),
+                     array("B", bytes(n)))
+        a = _core.forest_value(array("d", values), *arguments)
+        b = _core.forest_value_exact(list(values), *arguments)
+        assert a[0] == b[0]
+        if a[0] == _core.Status.OK:
+            assert struct.pack("<d", a[1]) == struct.pack("<d", b[1] + 0.0 if n == 0 else b[1])
+        outs = [[array("q", bytes(8 * n)), array("q", bytes(8 * n)), array("B", bytes(n))]
+                for _ in range(2)]
+        a = _core.forest_play(array("d", values), *arguments, *outs[0])
+        b = _core.forest_play_exact(list(values), *arguments, *outs[1])
+        assert a[0] == b[0]
+        if a[0] == _core.Status.OK:
+            assert outs[0] == outs[1]
+
+
+def _rounded(exact: Fraction) -> float:
+    try:
+        return float(exact)
+    except OverflowError:
+        return float("inf") if exact > 0 else float("-inf")
+
+
+def test_overflowing_floats_are_solved_exactly():
+    """Coins near the top of the float range: a sum that overflows is redone exactly and
+    rounded once (multiples of 2^1018: every sum that does not overflow is exact too)."""
+    rng = random.Random(35)
+    overflowed = 0
+    for _ in range(300):
+        rows, stacks, values, parents = _random_position(rng, 7)
+        if not values:
+            continue
+        huge = [x * 2.0**1018 for x in values]
+        rows = [[x * 2.0**1018 for x in row] for row in rows]
+        stacks = [[x * 2.0**1018 for x in stack] for stack in stacks]
+        exact = brute_forest_value([[Fraction(x) for x in row] for row in rows],
+                                   [[Fraction(x) for x in stack] for stack in stacks],
+                                   [Fraction(x) for x in huge], parents)
+        game = Game(rows=rows, stacks=stacks, forest=(huge, parents))
+        assert game.value() == _rounded(exact)
+        overflowed += _core.forest_value(
+            array("d", huge), array("q"), array("q"), 0, 0, array("q", parents),
+            array("B", bytes(len(huge))))[0] == _core.Status.OVERFLOW
+        _check_play_optimal([[Fraction(x) for x in row] for row in rows],
+                            [[Fraction(x) for x in stack] for stack in stacks],
+                            [Fraction(x) for x in huge], parents,
+                            [m._replace(coin=Fraction(m.coin)) for m in game.play()])
+    assert overflowed > 5
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------
+
+_INTERRUPTED = r"""
+import signal, sys, time, traceback
+import numpy as np
+from coinsrow import Game
+# Ctrl-C raises KeyboardInterrupt even when this process was started with SIGINT ignored
+# (as a shell does for a job in the background).
+signal.signal(signal.SIGINT, signal.default_int_handler)
+n = int(sys.argv[1])
+rng = np.random.default_rng(0)
+parents = (rng.random(n) * np.arange(n)).astype(np.int64)
+parents[0] = -1
+label = rng.permutation(n)  # parents anywhere: the longest loop (Kahn's order)
+shuffled = np.empty(n, dtype=np.int64)
+shuffled[label] = np.where(parents < 0, -1, label[np.maximum(parents, 0)])
+game = Game(forest=(rng.integers(-10**9, 10**9, n), shuffled))
+game.rows  # the coins as Python numbers too (the exact mode's), before the signal
+print("ready", flush=True)
+try:
+    game.value()
+except KeyboardInterrupt as error:
+    stopped = time.monotonic()
+    inside = any(f.filename.endswith("_forest.pxi")
+                 for f in traceback.extract_tb(error.__traceback__))
+    print("interrupted", inside, repr(stopped), flush=True)
+else:
+    print("finished", flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or sys.platform == "win32",
+                    reason="sends SIGINT to a child process (POSIX)")
+def test_ctrl_c_stops_the_value_of_a_big_forest():
+    """SIGINT during ``value()`` of a forest of 10^7 nodes (10^6 for the exact twin): the
+    loop looks at signals every 65,536 steps, so the KeyboardInterrupt comes out of the
+    kernel itself, while it runs."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    n = 10**6 if EXACT else 10**7
+    child = subprocess.Popen([sys.executable, "-c", _INTERRUPTED, str(n)], cwd=root, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    words = out.split()
+    assert words[:2] == ["interrupted", "True"], (out, err)
+    # How long the kernel took to stop, for the record (the machine may be busy: not asserted).
+    print(f"stopped {float(words[2]) - sent:.3f} s after SIGINT")

@@ -6,6 +6,10 @@ random garbage (mixed types, odd buffers, nested lists, iterators, huge numbers,
 main positional argument(s) (``Game`` also in ``rows=`` and ``stacks=``), and may only answer
 or raise ``TypeError``/``ValueError``. Anything else (another exception, a crash) fails.
 
+The command line gets random tokens, flags and standard input (random text, random and
+deeply nested JSON, numbers of any length): it answers (exit status 0) or refuses in one
+line on stderr (exit status 2), never with a traceback or exit status 1.
+
 The suite runs a short campaign (a quarter of the hypothesis profile's examples per
 callable); a long one is ``HYPOTHESIS_PROFILE=thorough python -m pytest tests/test_fuzz.py``
 or, longer still, ``COINSROW_FUZZ_EXAMPLES=100000``.
@@ -13,12 +17,18 @@ or, longer still, ``COINSROW_FUZZ_EXAMPLES=100000``.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import io
+import json
 import os
+import subprocess
+import sys
 import types
 from array import array, typecodes
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +37,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import coinsrow
+from coinsrow._cli import main as cli_main
 
 ALLOWED = (TypeError, ValueError)
 TEXT_CODE = "w" if "w" in typecodes else "u"  # 'u' is deprecated from Python 3.13
@@ -322,3 +333,124 @@ def test_games_of_any_coins_are_solved_or_rejected(rows, stacks):
         assert m in g.moves()
         g = g.take(m)
     assert len(g) == 0
+
+
+# -- the command line -----------------------------------------------------------------------
+# Random tokens, flags and standard input (random text, random and deeply nested JSON): the
+# command answers (exit 0) or refuses in one line on stderr (exit 2); never a traceback,
+# never exit 1. Most cases run main() in this process (fast); a few run the real command.
+
+ROOT = Path(__file__).resolve().parent.parent
+
+NUMBER_TOKENS = st.one_of(
+    st.integers(-10**6, 10**6).map(str),
+    st.integers().map(str),
+    st.fractions().map(str),
+    st.decimals(allow_nan=False, allow_infinity=False).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.sampled_from(["1e999999999", "1e-999999999", "-1e99999", "1/0", "0/0", "-0", "+5",
+                     "1_000", "0x10", "1e", ".", "-.5", "5.", "1/2/3", "٣", "１", "inf",
+                     "nan", "-inf", "1e400", "-", "--", "-3/2", " 7 ", "9" * 5000,
+                     "1" + "0" * 100_001, "1/" + "7" * 100_001, "\ufeff3"]),
+)
+FLAGS = st.sampled_from(["--json", "-q", "--quiet", "--all", "--float", "--svg", "-f",
+                         "--file", "--row", "--stack", "--strategy", "--vs", "--seed", "-",
+                         "demo", "silver", "--version", "-h", "--help", "--unknown", "-x",
+                         "", " ", "play", "optimal", "greedy", "random", "parity",
+                         "lookahead", "nobody", "/dev/null", "/nonexistent/dir/x.svg"])
+TOKENS = NUMBER_TOKENS | FLAGS | st.text(max_size=6)
+
+
+def _deep(depth: int, opening: str, closing: str, middle: str = "1") -> str:
+    return opening * depth + middle + closing * depth
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+    | st.text(max_size=5) | st.sampled_from(["1/2", "0.1", "1e999999999", "x"]),
+    lambda children: st.lists(children, max_size=5)
+    | st.dictionaries(st.sampled_from(["rows", "stacks", "forest", "values", "parents", "x"]),
+                      children, max_size=4),
+    max_leaves=20,
+)
+STDIN = st.one_of(
+    JSON_VALUES.map(lambda value: json.dumps(value)),
+    st.builds(lambda rows, stacks: json.dumps({"rows": rows, "stacks": stacks}),
+              st.lists(st.lists(st.integers(-9, 9) | st.text(max_size=3), max_size=5),
+                       max_size=3),
+              st.lists(st.lists(st.integers(-9, 9), max_size=4), max_size=2)),
+    st.builds(_deep, st.integers(1, 20_000), st.sampled_from(["[", "{\"rows\": ["]),
+              st.sampled_from(["]"]), st.sampled_from(["1", "", "[1]"])),
+    st.builds(_deep, st.integers(1, 20_000), st.just('{"a": '), st.just("}")),
+    st.lists(NUMBER_TOKENS, max_size=8).map(" ".join),
+    st.text(max_size=30),
+    st.binary(max_size=30).map(lambda b: b.decode("latin-1")),
+    st.lists(NUMBER_TOKENS, max_size=6).map(lambda tokens: "\ufeff" + ",".join(tokens)),
+)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """A directory to run the command in: a random "--svg NAME" writes a file there."""
+    return tmp_path_factory.mktemp("cli")
+
+
+def _run_cli(argv: list[str], stdin_text: str, directory: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    stdin = io.TextIOWrapper(io.BytesIO(stdin_text.encode("utf-8", "surrogatepass")),
+                             encoding="utf-8")
+    previous = sys.stdin
+    sys.stdin = stdin
+    try:
+        with _working_directory(directory), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            status = cli_main(argv)
+    finally:
+        sys.stdin = previous
+    return status, out.getvalue(), err.getvalue()
+
+
+@contextlib.contextmanager
+def _working_directory(directory: Path):
+    """``contextlib.chdir`` (Python 3.11+)."""
+    previous = os.getcwd()
+    os.chdir(directory)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
+
+
+def _check_outcome(status, err: str) -> None:
+    assert status in (0, 2), (status, err)
+    assert "Traceback" not in err, err
+    if status == 2:
+        lines = err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("coinsrow: error: "), err
+
+
+@FUZZ
+@given(argv=st.lists(TOKENS, max_size=8), stdin=STDIN)
+def test_command_line_answers_or_refuses_in_one_line(argv, stdin, scratch):
+    status, _, err = _run_cli(argv, stdin, scratch)
+    _check_outcome(status, err)
+
+
+@FUZZ
+@given(stdin=STDIN, flags=st.lists(st.sampled_from(["--json", "-q", "--float", "--all"]),
+                                   max_size=3, unique=True))
+def test_command_line_reads_any_standard_input(stdin, flags, scratch):
+    status, _, err = _run_cli(["-", *flags], stdin, scratch)
+    _check_outcome(status, err)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(argv=st.lists(TOKENS.filter(lambda t: "\x00" not in t), max_size=6), stdin=STDIN)
+def test_the_real_command_never_shows_a_traceback(argv, stdin, scratch):
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT),
+                                                              environment.get("PYTHONPATH")]))
+    result = subprocess.run([sys.executable, "-m", "coinsrow", *argv], cwd=scratch,
+                            env=environment, input=stdin.encode("utf-8", "surrogatepass"),
+                            capture_output=True, timeout=120)
+    _check_outcome(result.returncode, result.stderr.decode("utf-8", "replace"))

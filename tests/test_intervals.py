@@ -1,20 +1,162 @@
-"""Intervals.value / .values against the DP table, on random and V-shaped rows."""
+"""Intervals.value / .values against the DP table, on every row family.
+
+The structure (docs/subrows.md) merges the two sides of a sub-row in chunks, reading the
+chunks of heavily interleaved pairs of heavy paths from tables. On small rows the automatic
+parameters make no table, so the kernels are also built with ``spacing`` and ``min_side``
+forced small (tables for nearly every pair, a checkpoint every 1, 2 or 4 merged entries):
+every path of the query code then runs on every sub-row.
+"""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
+import struct
+import subprocess
+import sys
+import textwrap
+import time
 from array import array
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinsrow import Intervals, value
-from oracles import dp_table
+from coinsrow import Intervals, _core, value
+
 from generators import SMALL_STYLES, random_row
+from modes import scaled
+from oracles import dp_table
+
+# The forced (spacing, min_side) of the kernels in these tests; (0, 0) is automatic.
+PARAMETERS = ((1, 1), (2, 1), (4, 2), (0, 0))
+
+
+def family_row(rng: random.Random, name: str, n: int) -> list[int]:
+    """A row of one family, shifted at random so that negatives and zeros occur."""
+    m = n // 2
+    shift = rng.choice([0, 0, -rng.randint(0, 40)])
+    if name == "valley":  # a V with noise
+        row = [abs(k - m) * 3 + rng.randint(-4, 4) for k in range(n)]
+    elif name == "vplateau":  # a V of plateaus (many ties)
+        w = rng.randint(1, 4)
+        row = [abs(k - m) // w for k in range(n)]
+    elif name == "nestedv":  # a V whose arms are small Vs
+        p = rng.randint(3, 7)
+        row = [abs(k - m) * 10 + abs(k % p - p // 2) * 3 for k in range(n)]
+    elif name == "peak":
+        row = [100 - abs(k - m) * 3 + rng.randint(0, 2) for k in range(n)]
+    elif name == "ascending":
+        row = sorted(rng.randint(-20, 20) for _ in range(n))
+    elif name == "descending":
+        row = sorted((rng.randint(-20, 20) for _ in range(n)), reverse=True)
+    elif name == "alternating":
+        row = [(100 if k % 2 else 0) + rng.randint(0, 10) for k in range(n)]
+    elif name == "random":
+        row = [rng.randint(-100, 100) for _ in range(n)]
+    elif name == "sawtooth":
+        p = rng.randint(2, 6)
+        row = [(k % p) * 5 + rng.randint(0, 1) for k in range(n)]
+    elif name == "triangle":  # many long arms: many pairs of heavy paths interleave
+        p = rng.randint(2, 6)
+        row = [abs(k % (2 * p) - p) * 4 + rng.randint(0, 2) for k in range(n)]
+    elif name == "ties":
+        row = [rng.randint(-2, 2) for _ in range(n)]
+    else:
+        raise ValueError(name)
+    return [x + shift for x in row]
+
+
+FAMILIES = ("valley", "vplateau", "nestedv", "peak", "ascending", "descending", "alternating",
+            "random", "sawtooth", "triangle", "ties")
+
+
+def kernels(row: list, spacing: int, min_side: int) -> list:
+    """The machine kernels on int64 and float64 buffers and their twins, on one row."""
+    return [_core.SubRows(array("q", row), spacing, min_side),
+            _core.SubRowsExact(list(row), spacing, min_side),
+            _core.SubRows(array("d", row), spacing, min_side),
+            _core.SubRowsExact([float(x) for x in row], spacing, min_side)]
+
+
+def test_every_sub_row_of_small_rows_of_every_family():
+    rng = random.Random(36)
+    tables = 0
+    for index in range(scaled(440)):
+        name = FAMILIES[index % len(FAMILIES)]
+        row = family_row(rng, name, rng.randint(0, 22))
+        n = len(row)
+        d = dp_table(row)
+        iv = Intervals(row)
+        for i in range(n + 1):
+            for j in range(i, n + 1):
+                assert iv.value(i, j) == d[i][j], (name, row, i, j)
+        spacing, min_side = PARAMETERS[index % len(PARAMETERS)]
+        for kernel in kernels(row, spacing, min_side):
+            tables += kernel.table_pairs
+            for i in range(n + 1):
+                for j in range(i, n + 1):
+                    assert kernel.value(i, j) == (0, d[i][j]), (name, row, spacing, i, j)
+    assert tables > 100  # the table code ran
+
+
+@given(st.lists(st.integers(-6, 6), max_size=16), st.sampled_from(PARAMETERS))
+@settings(max_examples=scaled(200))
+def test_hypothesis_every_sub_row(row, parameters):
+    d = dp_table(row)
+    n = len(row)
+    for kernel in kernels(row, *parameters):
+        got = [kernel.value(i, j)[1] for i in range(n + 1) for j in range(i, n + 1)]
+        assert got == [d[i][j] for i in range(n + 1) for j in range(i, n + 1)], row
+
+
+def test_machine_and_twin_agree_bit_for_bit_on_floats():
+    rng = random.Random(37)
+    for index in range(scaled(300)):
+        n = rng.randint(0, 30)
+        style = index % 3
+        if style == 0:
+            row = [rng.uniform(-1, 1) for _ in range(n)]
+        elif style == 1:
+            row = [abs(k - n // 2) * 0.1 + rng.uniform(0, 0.05) for k in range(n)]
+        else:
+            row = [rng.choice([0.1, 0.2, -0.3, 0.0, -0.0, 1e-300]) for _ in range(n)]
+        spacing, min_side = PARAMETERS[index % len(PARAMETERS)]
+        machine = _core.SubRows(array("d", row), spacing, min_side)
+        twin = _core.SubRowsExact(list(row), spacing, min_side)
+        assert (machine.table_pairs, machine.checkpoints, machine.spacing) == (
+            twin.table_pairs, twin.checkpoints, twin.spacing)
+        for i in range(n + 1):
+            for j in range(i, n + 1):
+                a, b = machine.value(i, j)[1], twin.value(i, j)[1]
+                if not row:  # no coin to tell the twin that its numbers are floats
+                    b = float(b)
+                assert type(b) is float and struct.pack("<d", a) == struct.pack("<d", b), (
+                    row, i, j, a, b)
+
+
+def test_long_rows_of_every_family_against_the_row_solver():
+    """Rows long enough for the automatic parameters to make tables (V-shaped families),
+    random queries checked against ``value`` of the slice (an independent O(n) solver)."""
+    rng = random.Random(38)
+    tables = 0
+    for name in FAMILIES:
+        for n in (scaled(3000), scaled(20000)):
+            row = family_row(rng, name, n)
+            iv = Intervals(row)
+            tables += iv._structure.kernel.table_pairs
+            starts = [rng.randint(0, n) for _ in range(scaled(150))]
+            stops = [rng.randint(s, n) for s in starts]
+            starts += [rng.randint(0, n // 50) for _ in range(20)]
+            stops += [n - rng.randint(0, n // 50) for _ in range(20)]
+            got = iv.values(starts, stops)
+            assert list(got) == [value(row[s:e]) for s, e in zip(starts, stops)], name
+    assert tables > 0
 
 
 def test_every_sub_row_of_small_rows():
@@ -74,7 +216,7 @@ def test_slice_bounds_none_and_types():
         iv.value(1.5, 3)
     with pytest.raises(TypeError):
         iv.values([1.5], [3])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="starts has 2 entries but stops has 1"):
         iv.values([1, 2], [3])
 
 
@@ -142,3 +284,80 @@ def test_huge_floats():
             for j in range(i, n + 1):
                 v = iv.value(i, j)
                 assert type(v) is float and v == float(d[i][j])
+
+
+_CHILD = textwrap.dedent("""
+    import sys
+    import traceback
+    from array import array
+    from fractions import Fraction
+
+    import numpy as np
+    from coinsrow import Intervals
+
+    n, m, exact = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "exact"
+    k = np.arange(n)
+    row = np.abs(k - n // 2) * 10 + np.abs(k % 5 - 2) * 3
+    if exact:  # Fractions: the exact twin answers
+        row = [Fraction(int(x), 3) for x in row]
+    iv = Intervals(row)
+    whole = iv.value(0, n)
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, n + 1, m), rng.integers(0, n + 1, m)
+    # array('q') bounds: values() spends its time in the kernel, not converting them.
+    starts = array("q", np.minimum(a, b).tobytes())
+    stops = array("q", np.maximum(a, b).tobytes())
+    del a, b
+    print("ready", flush=True)
+    retries = 0
+    while True:
+        try:
+            while True:  # each call takes seconds; a signal lands inside one
+                iv.values(starts, stops)
+        except KeyboardInterrupt as exc:
+            inside = any(frame.filename.endswith("_subrows.pxi")
+                         for frame in traceback.extract_tb(exc.__traceback__))
+            if not inside and retries < 5:  # it landed between two calls: once more
+                retries += 1
+                print("retry", flush=True)
+                continue
+            # The structure is still usable.
+            print("interrupted", inside, iv.value(0, n) == whole,
+                  list(iv.values([0, 1], [n, n - 1])) == [whole, iv.value(1, n - 1)],
+                  flush=True)
+            raise
+""")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("kind,n,m", [("machine", 200_000, 2_000_000),
+                                      ("exact", 20_000, 200_000)])
+def test_ctrl_c_stops_values_at_once(kind, n, m, tmp_path):
+    """SIGINT to a child busy in ``Intervals.values`` (seconds a call): KeyboardInterrupt from
+    inside the kernel within a second or two, and the structure answers afterwards."""
+    script = tmp_path / "child.py"
+    script.write_text(_CHILD)
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    child = subprocess.Popen([sys.executable, str(script), str(n), str(m), kind],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env, cwd=root)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        while True:
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            line = child.stdout.readline()
+            if line.strip() != "retry":
+                break
+            time.sleep(0.3)
+        rest, err = child.communicate(timeout=60)
+        elapsed = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert (line + rest).split() == ["interrupted", "True", "True", "True"], (line, rest, err)
+    assert "KeyboardInterrupt" in err and child.returncode != 0
+    assert elapsed < 3.0, elapsed

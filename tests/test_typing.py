@@ -57,7 +57,7 @@ def test_compiled_core_and_typing_files_ship_with_the_package() -> None:
 def test_stub_matches_compiled_module(tmp_path: Path) -> None:
     pytest.importorskip(
         "mypy.stubtest",
-        reason="mypy is not installed (it is in the 'test' extra: pip install -e '.[test]')",
+        reason="mypy is not installed (in the 'test' group: pip install -e . --group test)",
     )
     config = tmp_path / "mypy.ini"
     # Only the stub is checked here: errors in the package's .py files are the business of
@@ -97,13 +97,13 @@ def test_stub_matches_compiled_module(tmp_path: Path) -> None:
 
 def test_package_source_passes_mypy(tmp_path: Path) -> None:
     pytest.importorskip(
-        "mypy", reason="mypy is not installed (it is in the 'test' extra: pip install -e '.[test]')"
+        "mypy", reason="mypy is not installed (in the 'test' group: pip install -e . --group test)"
     )
     source_package = SOURCE_ROOT / "coinsrow"
     if not (SOURCE_ROOT / "pyproject.toml").is_file() or not source_package.is_dir():
         pytest.skip(f"no package source next to the tests ({SOURCE_ROOT}): mypy checks the "
                     "source tree, not an installed wheel")
-    if _is_installed(PACKAGE_DIR.parent) or PACKAGE_DIR != source_package.resolve():
+    if _is_installed(PACKAGE_DIR.parent) or source_package.resolve() != PACKAGE_DIR:
         pytest.skip(f"the package under test ({PACKAGE_DIR}) is not the source tree next to the "
                     f"tests ({source_package}): mypy checks the source tree")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
@@ -120,3 +120,154 @@ def test_package_source_passes_mypy(tmp_path: Path) -> None:
         "mypy coinsrow (strict, [tool.mypy] in pyproject.toml) reports errors; fix the "
         f"annotations:\n{result.stdout}\n{result.stderr}"
     )
+
+
+# A user's script: the results are typed by the coins' type, so that it passes mypy --strict
+# as written, and each static type is the run-time type (the script runs, too).
+USER_SCRIPT = '''\
+from __future__ import annotations
+
+from array import array
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
+
+import coinsrow
+
+if TYPE_CHECKING:
+    from typing_extensions import assert_type
+else:
+    def assert_type(value, _type):
+        return value
+
+row = [1, 2, 1000, 3, 4, 900]
+x: int = coinsrow.value([1, 2, 3])
+assert type(x) is int
+assert type(assert_type(coinsrow.value(row, threads=1), int)) is int
+assert type(assert_type(coinsrow.value([0.5, 1.5]), float)) is float
+assert type(assert_type(coinsrow.value([Fraction(1, 3)]), Fraction)) is Fraction
+assert type(assert_type(coinsrow.value([Decimal("0.1"), Decimal(2)]), Decimal)) is Decimal
+assert type(assert_type(coinsrow.value(array("q", row)), int)) is int
+assert type(assert_type(coinsrow.value(array("d", [0.5])), float)) is float
+
+p = coinsrow.profits(row)
+total: int = p.first + p.second
+assert total == sum(row) and type(p.first) is int
+assert_type(p, coinsrow.Profits[int])
+f = coinsrow.profits([0.1, 0.2], threads=None)
+assert type(assert_type(f.first - f.second, float)) is float
+q = coinsrow.profits([Fraction(1, 2), Fraction(1, 3)])
+assert type(assert_type(q.first + q.second, Fraction)) is Fraction
+d = coinsrow.profits([Decimal("1.5")])
+assert type(assert_type(d.first * 2, Decimal)) is Decimal
+
+end: Literal["left", "right"] = coinsrow.best_move(row)
+assert end == "right"
+turns: list[int] = list(coinsrow.play(row))
+assert turns == [5, 4, 0, 1, 2, 3]
+
+game = coinsrow.Game(rows=[row], stacks=[[9, 2, 6]])
+move: coinsrow.Move = game.best_move()
+kind: str = move.kind
+after: coinsrow.Game = game.take(move)
+moves: list[coinsrow.Move] = after.play()
+profits = game.profits()
+both = profits.first + profits.second
+engine = coinsrow.Engine(row)
+taken: coinsrow.Move = engine.take("left")
+print(kind, len(moves), both, taken.coin, engine.value(), game.value())
+'''
+
+NUMPY_SCRIPT = '''\
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+import coinsrow
+
+if TYPE_CHECKING:
+    from typing_extensions import assert_type
+else:
+    def assert_type(value, _type):
+        return value
+
+ints = np.array([3, 2, 2, 3, 1, 2], dtype=np.int64)
+floats = np.array([0.5, 0.25], dtype=np.float64)
+assert type(assert_type(coinsrow.value(ints), int)) is int
+assert type(assert_type(coinsrow.value(floats), float)) is float
+assert type(assert_type(coinsrow.profits(np.arange(5, dtype=np.uint16)).first, int)) is int
+assert type(assert_type(coinsrow.profits(floats.astype(np.float32)).second, float)) is float
+'''
+
+# Wrong uses the annotations must reject: a check that could not fail would prove nothing.
+MISTAKES_SCRIPT = '''\
+from __future__ import annotations
+
+import coinsrow
+
+text: str = coinsrow.value([1, 2, 3])
+coinsrow.value(["1", "2"])
+half: int = coinsrow.value([0.5])
+coinsrow.value([1], threads="2")
+if coinsrow.best_move([1, 2]) == "up":
+    pass
+'''
+MISTAKES = {
+    5: "Incompatible types in assignment",
+    6: "has incompatible type \"str\"",
+    7: "Incompatible types in assignment",
+    8: "No overload variant",
+    9: "Non-overlapping equality check",
+}
+
+
+def _mypy_user(tmp_path: Path, name: str, script: str) -> subprocess.CompletedProcess[str]:
+    """mypy --strict on ``script`` as a user runs it: only the script's own errors count."""
+    path = tmp_path / name
+    path.write_text(script)
+    config = tmp_path / "mypy.ini"  # mypy's defaults, not the project's configuration
+    config.write_text("[mypy]\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
+    if not _is_installed(PACKAGE_DIR.parent):
+        env["MYPYPATH"] = str(PACKAGE_DIR.parent)  # an in-place or editable build
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+         "--no-error-summary", "--show-error-codes", "--cache-dir",
+         str(tmp_path / "mypy_cache"), "--config-file", str(config), str(path)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )
+
+
+def _run_script(tmp_path: Path, name: str) -> None:
+    env = dict(os.environ)
+    if not _is_installed(PACKAGE_DIR.parent):
+        env["PYTHONPATH"] = str(PACKAGE_DIR.parent)
+    result = subprocess.run([sys.executable, str(tmp_path / name)], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name", ["user", "numpy"])
+def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> None:
+    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
+    if name == "numpy":
+        pytest.importorskip("numpy")
+    script = USER_SCRIPT if name == "user" else NUMPY_SCRIPT
+    result = _mypy_user(tmp_path, f"{name}_script.py", script)
+    assert result.returncode == 0, f"mypy --strict on a user's script:\n{result.stdout}"
+    _run_script(tmp_path, f"{name}_script.py")  # the static types are the run-time ones
+
+
+def test_user_script_mistakes_are_caught_by_mypy(tmp_path: Path) -> None:
+    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
+    result = _mypy_user(tmp_path, "mistakes.py", MISTAKES_SCRIPT)
+    found: dict[int, list[str]] = {}
+    for line in result.stdout.splitlines():
+        parts = line.split(":", 3)
+        if len(parts) == 4 and parts[0].endswith("mistakes.py") and "error" in parts[2]:
+            found.setdefault(int(parts[1]), []).append(parts[3])
+    assert set(found) == set(MISTAKES), result.stdout
+    for line_number, message in MISTAKES.items():
+        assert any(message in text for text in found[line_number]), result.stdout

@@ -1,0 +1,306 @@
+"""A self-contained web page stepping through an optimal play (``Game.to_html()``,
+``coinsrow --html FILE``).
+
+The page is one HTML file: the picture of ``game_svg`` inline, a style sheet and a small
+script, and the play's numbers as JSON. It loads nothing else, so it works offline and from
+a file. Every number on it is computed here, in Python, with the game's own arithmetic (ints,
+``Fraction`` and ``Decimal`` exactly; float totals summed exactly and rounded once, as
+``Game.profits()`` does) and written as text: the script only shows the text for a step.
+
+Buttons (and the keys Home, Left, Right, End, Space) step back and forward, jump to either
+end, or play the whole optimal play move by move; the address may name a step: ``#step=3``,
+``#end``, or ``#play`` (play from the start when the page opens).
+
+Games of more than ``HTML_MAX_COINS`` coins get a summary page instead: their size, the
+profits, the value, and the first ``SUMMARY_MOVES`` moves of the optimal play, without the
+picture (one element per coin would make the page too heavy to open).
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from ._dispatch import EXACT_DECIMAL
+from ._svg import COLOURS, format_number, game_svg
+
+__all__ = ["HTML_MAX_COINS", "SUMMARY_MOVES", "game_html"]
+
+#: The largest game drawn on a page with its play step by step; a larger one gets a summary.
+HTML_MAX_COINS = 5000
+#: The moves a summary page lists (the start of the optimal play).
+SUMMARY_MOVES = 20
+
+PLAYER_NAMES = ("first player", "second player")
+
+_STYLE = """
+body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.2em; color: #222222;
+       background: #ffffff; }
+h1 { font-size: 1.35em; margin: 0 0 .4em 0; }
+p { margin: .35em 0; }
+.rules, .note { color: #444444; max-width: 52em; }
+.controls { margin: .8em 0 .5em 0; }
+.controls button { font: inherit; font-size: .95em; padding: .3em .8em; margin-right: .3em;
+                   border: 1px solid #777777; border-radius: 4px; background: #f4f4f4;
+                   cursor: pointer; }
+.controls button:disabled { color: #aaaaaa; cursor: default; }
+.status { border-left: 4px solid #cccccc; padding-left: .7em; }
+.totals b { font-size: 1.2em; margin-right: 1.2em; }
+.swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%;
+          margin-right: .3em; vertical-align: baseline; }
+.swatch.first { background: FIRST; }
+.swatch.second { background: SECOND; }
+#picture { margin-top: .8em; overflow-x: auto; }
+#picture g.coin { transition: opacity .15s; }
+#picture g.coin.taken { opacity: .16; }
+#picture g.coin.next circle { stroke: #111111; stroke-width: 4px; }
+table { border-collapse: collapse; margin-top: .6em; }
+td, th { padding: .15em .7em; text-align: right; border-bottom: 1px solid #dddddd; }
+th { background: #f0f0f0; }
+""".replace("FIRST", COLOURS["first"]).replace("SECOND", COLOURS["second"])
+
+# The script only moves between steps and shows the texts computed in Python. Each coin of
+# the picture is found by the turn written under it (its <text class="turn">).
+_SCRIPT = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("coinsrow-data").textContent);
+  var n = data.moves.length;
+  var coins = new Array(n);
+  var groups = document.querySelectorAll("#picture g.coin");
+  for (var i = 0; i < groups.length; i++) {
+    var turn = groups[i].querySelector("text.turn");
+    if (turn) { coins[parseInt(turn.textContent, 10) - 1] = groups[i]; }
+  }
+  var step = 0, timer = null;
+  function byId(id) { return document.getElementById(id); }
+  function text(id, value) { byId(id).textContent = value; }
+  function show(s) {
+    step = Math.max(0, Math.min(n, s));
+    for (var t = 0; t < n; t++) {
+      coins[t].classList.toggle("taken", t < step);
+      coins[t].classList.toggle("next", t === step);
+    }
+    text("step", step);
+    text("first-total", data.first[step]);
+    text("second-total", data.second[step]);
+    text("value", data.value[step]);
+    text("to-move", step < n ? data.players[step % 2] : "nobody (no coin left)");
+    text("last-move", step > 0 ? "Last move: " + data.moves[step - 1] + "." : "No move yet.");
+    text("next-move", step < n ? data.moves[step] : "none, the game is over");
+    byId("to-start").disabled = byId("step-back").disabled = step === 0;
+    byId("step-forward").disabled = byId("to-end").disabled = step === n;
+    byId("play-all").disabled = n === 0;
+  }
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    text("play-all", "\\u25b6 Play all");
+  }
+  function go(s) { stop(); show(s); }
+  function play() {
+    if (timer !== null) { stop(); return; }
+    if (step === n) { show(0); }
+    text("play-all", "Pause");
+    timer = setInterval(function () {
+      show(step + 1);
+      if (step === n) { stop(); }
+    }, data.delay);
+  }
+  byId("to-start").onclick = function () { go(0); };
+  byId("step-back").onclick = function () { go(step - 1); };
+  byId("step-forward").onclick = function () { go(step + 1); };
+  byId("to-end").onclick = function () { go(n); };
+  byId("play-all").onclick = play;
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.altKey || e.metaKey) { return; }
+    if (e.target && e.target.tagName === "BUTTON" && (e.key === " " || e.key === "Enter")) {
+      return;  // the focused button's own click
+    }
+    var keys = {ArrowLeft: "step-back", ArrowRight: "step-forward", Home: "to-start",
+                End: "to-end"};
+    if (e.key === " ") { play(); e.preventDefault(); }
+    else if (keys[e.key]) { byId(keys[e.key]).click(); e.preventDefault(); }
+  });
+  function fromAddress() {
+    var hash = window.location.hash.replace(/^#/, "");
+    var match = /^step=(\\d+)$/.exec(hash);
+    if (hash === "end") { go(n); }
+    else if (hash === "play") { go(0); play(); }
+    else if (match) { go(parseInt(match[1], 10)); }
+    else { show(step); }
+  }
+  window.addEventListener("hashchange", fromAddress);
+  fromAddress();
+}());
+"""
+
+
+def _json_script(data: Any) -> str:
+    """JSON that is safe inside a <script> element (no "</script>", no "<!--")."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _where(move: Any) -> str:
+    if move.kind == "tree":
+        return f"the root node {move.index} of the forest"
+    if move.kind == "stack":
+        return f"the top of stack {move.index}"
+    return f"the {move.end} end of row {move.index}"
+
+
+def _describe(turn: int, move: Any) -> str:
+    return f"{PLAYER_NAMES[turn % 2]} takes {format_number(move.coin)} from {_where(move)}"
+
+
+def _steps(moves: list, floats: bool, zero: Any) -> tuple[list[str], list[str], list[str]]:
+    """The texts of every step s = 0..n: both running totals after s moves, and the value of
+    the position for the player to move then (the rest of the optimal play, signed). Exact;
+    floats through Fractions, rounded once. O(n) additions."""
+    coins = [Fraction(m.coin) if floats else m.coin for m in moves]
+    start: Any = Fraction(0) if floats else zero
+
+    def shown(x: Any) -> str:
+        return format_number(float(x) if floats else x)
+
+    with decimal.localcontext(EXACT_DECIMAL):
+        totals = [start, start]
+        first, second = [shown(start)], [shown(start)]
+        for t, coin in enumerate(coins):
+            totals[t % 2] += coin
+            first.append(shown(totals[0]))
+            second.append(shown(totals[1]))
+        values = [shown(start)]
+        rest = start
+        for coin in reversed(coins):
+            rest = coin - rest
+            values.append(shown(rest))
+    values.reverse()
+    return first, second, values
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
+        f"{body}\n</body>\n</html>\n"
+    )
+
+
+_RULES = ("Two players take turns; a move takes a coin from either end of a row, the top of a "
+          "stack (drawn top first) or a root of a tree. The first player moves first; both "
+          "play optimally, each collecting as much as possible.")
+
+
+def game_html(game: Any, *, delay_ms: int = 600) -> str:
+    """A self-contained HTML page of ``game`` (a ``Game``) and one optimal play from it.
+
+    Up to ``HTML_MAX_COINS`` coins: the picture with buttons to step through the play
+    (``delay_ms`` between the moves of "Play all"), the running totals and the value of every
+    position. Beyond: a summary page (no picture). O(n log k) for the play (O(n log n) with a
+    forest) and O(n) for the page.
+
+    >>> page = game_html(__import__("coinsrow").Game(rows=[[3, 2, 2, 3, 1, 2]]))
+    >>> page.startswith("<!DOCTYPE html>"), page.count('class="coin ')
+    (True, 6)
+    """
+    n = len(game)
+    if n > HTML_MAX_COINS:
+        return _summary_page(game)
+    moves = game.play()
+    profits = game.profits()
+    floats = isinstance(profits.first, float)
+    first, second, values = _steps(moves, floats, type(profits.first)(0))
+    described = [_describe(t, m) for t, m in enumerate(moves)]
+    data = {"moves": described, "first": first, "second": second, "value": values,
+            "players": list(PLAYER_NAMES), "delay": int(delay_ms)}
+    svg = game_svg(game, totals=False)
+    to_move = PLAYER_NAMES[0] if n else "nobody (no coin left)"
+    next_move = described[0] if n else "none, the game is over"
+    title = f"coinsrow: an optimal play of {n} coin{'s' if n != 1 else ''}"
+    body = f"""<main>
+<h1>Coins in a row: an optimal play</h1>
+<p class="rules">{escape(_RULES)}</p>
+<p>{n} coin{'s' if n != 1 else ''}. Value of the game (first player's total minus the second's,
+both playing optimally): <b id="game-value">{escape(values[0])}</b>; in the end, first player
+<b>{escape(first[-1])}</b>, second player <b>{escape(second[-1])}</b>.</p>
+<div class="controls">
+<button id="to-start" type="button" title="back to the start (Home)">&#x25c0;&#x25c0; Start
+</button>
+<button id="step-back" type="button" title="one move back (Left)">&#x25c0; Back</button>
+<button id="step-forward" type="button" title="one move forward (Right)">Forward &#x25b6;
+</button>
+<button id="to-end" type="button" title="to the end (End)">End &#x25b6;&#x25b6;</button>
+<button id="play-all" type="button" title="play the whole optimal play (Space)">&#x25b6; Play all
+</button>
+</div>
+<div class="status" aria-live="polite">
+<p>Move <span id="step">0</span> of <span id="moves">{n}</span>.
+<span id="last-move">No move yet.</span></p>
+<p class="totals"><span class="swatch first"></span>first player
+<b id="first-total">{escape(first[0])}</b> <span class="swatch second"></span>second player
+<b id="second-total">{escape(second[0])}</b></p>
+<p>To move: <span id="to-move">{to_move}</span>. Value of this position for the player to
+move: <b id="value">{escape(values[0])}</b> (her coins from here minus the other's, both playing
+optimally).</p>
+<p>Next optimal move: <span id="next-move">{escape(next_move)}</span>.</p>
+</div>
+<noscript><p class="note">Without JavaScript the buttons do nothing; the picture shows the
+whole play: the number under a coin is the turn at which it is taken.</p></noscript>
+<div id="picture">{svg}</div>
+<p class="note">A coin's colour is the player who takes it (<span class="swatch first"></span>first,
+<span class="swatch second"></span>second); the number under it is the turn. Taken coins fade;
+the ringed coin is the next move.</p>
+</main>
+<script type="application/json" id="coinsrow-data">{_json_script(data)}</script>
+<script>{_SCRIPT}</script>"""
+    return _page(title, body)
+
+
+def _summary_page(game: Any) -> str:
+    """The page of a game over the cap: its size, profits and value, and the start of the
+    optimal play (walked along the game's optimal line: O(n log k) once, then O(k) a move)."""
+    n = len(game)
+    profits = game.profits()
+    floats = isinstance(profits.first, float)
+    moves = []
+    position = game
+    for _ in range(min(SUMMARY_MOVES, n)):
+        move = position.best_move()
+        moves.append(move)
+        position = position.take(move)
+    first, second, _ = _steps(moves, floats, type(profits.first)(0))
+    value = game.value()
+    rows = "\n".join(
+        f"<tr><td>{t + 1}</td><td>{PLAYER_NAMES[t % 2]}</td><td>{escape(_where(m))}</td>"
+        f"<td>{escape(format_number(m.coin))}</td><td>{escape(first[t + 1])}</td>"
+        f"<td>{escape(second[t + 1])}</td></tr>"
+        for t, m in enumerate(moves))
+    parts = [f"{len(game.rows)} rows" if game.rows else "",
+             f"{len(game.stacks)} stacks" if game.stacks else "",
+             "a forest" if game.forest is not None and game.forest[0] else ""]
+    shape = ", ".join(p for p in parts if p)
+    body = f"""<main>
+<h1>Coins in a row: a summary</h1>
+<p class="rules">{escape(_RULES)}</p>
+<p class="note">This game has {n} coins ({escape(shape)}): a page steps through games of at
+most {HTML_MAX_COINS} coins; a larger game gets this summary, with the first {len(moves)}
+moves of the optimal play.</p>
+<p class="totals"><span class="swatch first"></span>first player
+<b id="first-total">{escape(format_number(profits.first))}</b>
+<span class="swatch second"></span>second player
+<b id="second-total">{escape(format_number(profits.second))}</b></p>
+<p>Value of the game (first minus second, both playing optimally):
+<b id="value">{escape(format_number(value))}</b>.</p>
+<table>
+<tr><th>turn</th><th>player</th><th>takes from</th><th>coin</th><th>first</th>
+<th>second</th></tr>
+{rows}
+</table>
+</main>"""
+    return _page(f"coinsrow: a summary of a game of {n} coins", body)

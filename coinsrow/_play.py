@@ -1,0 +1,415 @@
+"""``coinsrow play``: a game in the terminal against the ``Engine``, with hints and undo.
+
+The human types a move, ``hint``, ``undo`` or ``quit``; the engine answers with its best move
+(``Engine.best_move()``). After every move the position, both totals and how much the move
+gave away against optimal play are printed:
+
+    gave away = value before the move - (coin taken - value after it)
+
+where a value is the advantage of the player to move under optimal play from there
+(``Engine.value()``, O(1)). It is 0 exactly for an optimal move and positive otherwise; over a
+whole game the human's margin is the optimal margin minus everything the human gave away (the
+sum telescopes), since the engine never gives anything away. Ints, ``Fraction`` and
+``Decimal`` are computed exactly; with floats, a loss within the rounding of the values shows
+as 0 and the totals are each player's coins summed exactly and rounded once (``math.fsum``).
+
+Moves come from a terminal or from a pipe (a scripted game). In a terminal a bad line is a
+one-line message and a new prompt; from a pipe it is ``InputError`` (the command prints one
+line and exits with status 2), and so is the input ending before the game does. Each move
+costs O(k + log n) for k rows and stacks (the Engine's O(log n) amortised, plus printing a
+shortened position); ``undo`` replays the game so far on a new Engine, O(n log n).
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, NamedTuple, TextIO
+
+from ._dispatch import EXACT_DECIMAL, Number
+from ._engine import Engine
+from ._game import Game, where
+from ._moves import Move
+from ._svg import format_number
+
+__all__ = ["InputError", "Outcome", "play"]
+
+HUMAN, ENGINE = "human", "engine"
+# A component longer than this is shown as its first and last coins.
+_SHOWN_HEAD, _SHOWN_TAIL = 12, 6
+_ENDS = {"l": "left", "left": "left", "r": "right", "right": "right"}
+_COMMANDS = {"hint": "hint", "undo": "undo", "quit": "quit", "q": "quit", "exit": "quit",
+             "help": "help", "?": "help"}
+
+
+class InputError(ValueError):
+    """Bad input from a pipe, or a game that cannot be played: one line, exit status 2."""
+
+
+class _BadMove(Exception):
+    """A line that is not a legal move or command here (the message says why)."""
+
+
+class Outcome(NamedTuple):
+    """How a game went: every move with who made it, both totals, and whether it ended
+    (``False`` after ``quit``)."""
+
+    moves: list[tuple[str, Move]]
+    human: Number
+    engine: Number
+    finished: bool
+
+
+class _Total:
+    """One player's running total: exact for every number type, and for float coins their
+    exact sum rounded once (what ``math.fsum`` gives), without an O(n) sum per move."""
+
+    def __init__(self, floats: bool, zero: Any) -> None:
+        self._floats = floats
+        self._sum: Any = Fraction(0) if floats else zero
+
+    def add(self, coin: Any) -> None:
+        self._sum += Fraction(coin) if self._floats else coin
+
+    def value(self) -> Any:
+        return float(self._sum) if self._floats else self._sum
+
+
+def _coins(count: int) -> str:
+    return "1 coin" if count == 1 else f"{count} coins"
+
+
+def _where_taken(move: Move, one_row: bool) -> str:
+    """Where a move takes its coin, as the prompt's words name it."""
+    if move.kind == "tree":
+        return f"node {move.index}"
+    if move.kind == "stack":
+        return f"stack {move.index}"
+    return f"{move.end} end" if one_row else f"row {move.index} {move.end}"
+
+
+class _Match:
+    """The state of one game: the Engine, the moves so far, the totals."""
+
+    def __init__(self, game: Game, human_first: bool) -> None:
+        self.start = game
+        self.human_first = human_first
+        try:
+            self.engine = Engine(game)
+        except ValueError:
+            if game.forest is not None and game.forest[0]:
+                raise InputError("a game with a forest cannot be played yet: the engine "
+                                 "plays rows and stacks") from None
+            raise  # pragma: no cover - Engine takes every Game of rows and stacks
+        self.n_rows = len(game.rows)
+        self.n_stacks = len(game.stacks)
+        self.one_row = self.n_rows == 1 and self.n_stacks == 0 and game.forest is None
+        start_value = self.engine.value()
+        self.floats = isinstance(start_value, float)
+        self.zero = type(start_value)(0)
+        # The margin (human minus engine) optimal play by both would give.
+        self.optimal_margin = start_value if human_first else -start_value
+        self.history: list[tuple[str, Move, Any]] = []   # (player, move, gave away)
+        self.totals = {HUMAN: _Total(self.floats, self.zero),
+                       ENGINE: _Total(self.floats, self.zero)}
+
+    def human_to_move(self) -> bool:
+        return (len(self.history) % 2 == 0) == self.human_first
+
+    def total(self, player: str) -> Any:
+        return self.totals[player].value()
+
+    def take(self, player: str, move: Move) -> tuple[Move, Any]:
+        """Play ``move`` (legal here) for ``player``: the move played and what it gave away
+        against optimal play."""
+        # One number type throughout a game: its arithmetic is typed as Any.
+        before: Any = self.engine.value()
+        best = self.engine.best_move()
+        played = self.engine.take(move)
+        after: Any = self.engine.value()
+        if self.floats:
+            loss: Any = before - (played.coin - after)
+            scale = abs(before) + abs(played.coin) + abs(after)
+            if played == best or loss <= 1e-9 * scale:
+                loss = 0.0  # an optimal move; the values are rounded, the difference noise
+        else:
+            loss = before - (played.coin - after)
+        self.history.append((player, played, loss))
+        self.totals[player].add(played.coin)
+        return played, loss
+
+    def undo(self) -> list[tuple[str, Move, Any]]:
+        """Take back the human's last move and the engine's replies after it: the moves taken
+        back (none if the human has not moved). Replays the rest on a new Engine."""
+        last = max((i for i, (player, _, _) in enumerate(self.history) if player == HUMAN),
+                   default=None)
+        if last is None:
+            return []
+        taken_back = self.history[last:]
+        kept = self.history[:last]
+        self.engine = Engine(self.start)
+        self.history = []
+        self.totals = {HUMAN: _Total(self.floats, self.zero),
+                       ENGINE: _Total(self.floats, self.zero)}
+        for player, move, loss in kept:
+            self.engine.take(move)
+            self.history.append((player, move, loss))
+            self.totals[player].add(move.coin)
+        return taken_back
+
+    # -- reading a move ----------------------------------------------------------------------
+
+    def parse(self, line: str) -> str | Move:
+        """A command (``"hint"``, ``"undo"``, ``"quit"``, ``"help"``) or a legal ``Move``;
+        ``_BadMove`` otherwise."""
+        words = line.replace(",", " ").lower().split()
+        if not words:
+            raise _BadMove("empty line: type a move, or help")
+        if len(words) == 1 and words[0] in _COMMANDS:
+            return _COMMANDS[words[0]]
+        head, rest = words[0], words[1:]
+        if head in _ENDS and not rest:
+            if self.n_rows != 1:
+                raise _BadMove(f"{line.strip()!r}: this game has {self.n_rows} rows: name "
+                               "one, e.g. 'row 0 left'")
+            return self._row_move(0, _ENDS[head])
+        if head == "row":
+            if len(rest) == 1 and rest[0] in _ENDS and self.n_rows == 1:
+                return self._row_move(0, _ENDS[rest[0]])
+            if len(rest) != 2 or rest[1] not in _ENDS:
+                raise _BadMove(f"{line.strip()!r}: a row move is 'row I left' or "
+                               "'row I right' (I counts from 0)")
+            return self._row_move(self._index(rest[0], "row", self.n_rows), _ENDS[rest[1]])
+        if head in ("stack", "s"):
+            if rest and rest[-1] == "top":
+                rest = rest[:-1]
+            if not rest and self.n_stacks == 1:
+                return self._stack_move(0)
+            if len(rest) != 1:
+                raise _BadMove(f"{line.strip()!r}: a stack move is 'stack I' (I counts "
+                               "from 0)")
+            return self._stack_move(self._index(rest[0], "stack", self.n_stacks))
+        if head in ("node", "tree", "root"):
+            if len(rest) != 1:
+                raise _BadMove(f"{line.strip()!r}: a tree move is 'node N' (a root of the "
+                               "forest)")
+            return self._node_move(rest[0])
+        raise _BadMove(f"{line.strip()!r} is not a move: {self.move_words()}")
+
+    def move_words(self) -> str:
+        """The moves and commands, as the prompt takes them."""
+        if self.one_row:
+            return "l or r (the coin at the left or right end), hint, undo, quit or help"
+        kinds = []
+        if self.n_rows:
+            kinds.append("row I left|right" + (" (or l|r)" if self.n_rows == 1 else ""))
+        if self.n_stacks:
+            kinds.append("stack I")
+        if self.start.forest is not None:
+            kinds.append("node N")
+        return ", ".join(kinds) + "; hint, undo, quit or help"
+
+    @staticmethod
+    def _index(text: str, kind: str, count: int) -> int:
+        if not text.isdigit():
+            raise _BadMove(f"{kind} {text!r}: not a {kind} number (they count from 0)")
+        index = int(text)
+        if index >= count:
+            have = f"{kind}s 0 to {count - 1}" if count > 1 else \
+                f"{kind} 0 only" if count == 1 else f"no {kind}"
+            raise _BadMove(f"there is no {kind} {index} (this game has {have})")
+        return index
+
+    def _row_move(self, index: int, end: str) -> Move:
+        same_row = [m for m in self.engine.moves() if m.kind == "row" and m.index == index]
+        if not same_row:
+            raise _BadMove(f"row {index} is empty" if not self.one_row else "the row is empty")
+        for move in same_row:
+            if move.end == end:
+                return move
+        kind, row, _, position, coin = same_row[0]  # one coin left: both ends are that coin
+        return Move(kind, row, end, position, coin)
+
+    def _stack_move(self, index: int) -> Move:
+        for move in self.engine.moves():
+            if move.kind == "stack" and move.index == index:
+                return move
+        raise _BadMove(f"stack {index} is empty")
+
+    def _node_move(self, text: str) -> Move:
+        forest = self.start.forest
+        if forest is None:
+            raise _BadMove("this game has no forest")
+        if not text.isdigit() or int(text) >= len(forest[0]):
+            raise _BadMove(f"there is no node {text} (nodes 0 to {len(forest[0]) - 1})")
+        node = int(text)
+        for move in self.engine.moves():
+            if move.kind == "tree" and move.index == node:
+                return move
+        if any(m.kind == "tree" and m.index == node for _, m, _ in self.history):
+            raise _BadMove(f"node {node} was taken")
+        raise _BadMove(f"node {node} is not a root: its parent is still there")
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def position_lines(self) -> list[str]:
+        """The coins left, each component on a line (a long one shortened): O(k) plus the
+        coins shown."""
+        game = self.engine.game
+        spot = where(game)
+        coins = spot.coins
+        lines = []
+        for c in range(len(spot.starts)):
+            start, stop = spot.starts[c], spot.stops[c]
+            if stop - start > _SHOWN_HEAD + _SHOWN_TAIL + 1:
+                head = [coins.coin(i) for i in range(start, start + _SHOWN_HEAD)]
+                tail = [coins.coin(i) for i in range(stop - _SHOWN_TAIL, stop)]
+                shown = (" ".join(map(format_number, head)) + " ... "
+                         + " ".join(map(format_number, tail)) + f"  ({stop - start} coins)")
+            else:
+                shown = " ".join(format_number(coins.coin(i)) for i in range(start, stop))
+            if c < self.n_rows:
+                name = "row" if self.one_row else f"row {c}"
+            else:
+                name = f"stack {c - self.n_rows} (top first)"
+            lines.append(f"  {name}: {shown or '(empty)'}")
+        if game.forest is not None and self.start.forest is not None:
+            values = game.forest[0]
+            lines.append(f"  forest: {len(values)} nodes left, roots: "
+                         + ", ".join(f"node {m.index} ({format_number(m.coin)})"
+                                     for m in self.engine.moves() if m.kind == "tree"))
+        lines.append(f"  you {format_number(self.total(HUMAN))}, "
+                     f"engine {format_number(self.total(ENGINE))}")
+        return lines
+
+    def describe(self, player: str, move: Move, loss: Any) -> str:
+        who = "you take" if player == HUMAN else "engine takes"
+        shown = "0" if loss == 0 else format_number(loss)
+        return (f"{who} {format_number(move.coin)} ({_where_taken(move, self.one_row)}): "
+                f"gave away {shown}")
+
+    def hint(self) -> str:
+        move = self.engine.best_move()
+        return (f"hint: {_where_taken(move, self.one_row)} (takes {format_number(move.coin)}); "
+                f"this position is worth {format_number(self.engine.value())} to you")
+
+    def summary(self) -> list[str]:
+        human, engine = self.total(HUMAN), self.total(ENGINE)
+        margin = human - engine
+        given = [loss for player, _, loss in self.history if player == HUMAN]
+        gave_away: Any = sum(given, self.zero) if not self.floats else \
+            float(sum((Fraction(x) for x in given), Fraction(0)))
+        if len(self.engine):
+            head = f"game stopped with {_coins(len(self.engine))} left"
+        else:
+            head = "game over"
+        verdict = ("you win" if margin > 0 else "the engine wins" if margin < 0 else "a draw")
+        return [
+            f"{head}: you {format_number(human)}, engine {format_number(engine)} ({verdict})",
+            (f"your margin: {format_number(margin)}; optimal play by both from the start: "
+             f"{format_number(self.optimal_margin)}; your moves gave away "
+             f"{'0' if gave_away == 0 else format_number(gave_away)}"),
+        ]
+
+
+def _intro(match: _Match) -> list[str]:
+    first = "You move first." if match.human_first else "The engine moves first."
+    return [
+        f"coinsrow play: you against the engine, which plays optimally. {first}",
+        f"Type {match.move_words()}.",
+        *([] if match.one_row else ["Rows and stacks count from 0; stacks are taken at the top."]),
+        "Optimal play by both would end with you "
+        + (f"{format_number(match.optimal_margin)} ahead." if match.optimal_margin > 0 else
+           f"{format_number(-match.optimal_margin)} behind." if match.optimal_margin < 0
+           else "level with the engine."),
+    ]
+
+
+def _help(match: _Match) -> list[str]:
+    return [
+        f"moves: {match.move_words()}",
+        ("  hint: the best move here, and what the position is worth to you: your coins from "
+         "here minus the engine's, both playing best"),
+        "  undo: take back your last move and the engine's reply",
+        "  quit: stop the game (the totals so far are printed)",
+        ("after each move: the coins left, both totals, and what the move gave away against "
+         "optimal play (0 for a best move)"),
+    ]
+
+
+def play(game: Game, *, engine_first: bool = False, stdin: TextIO, out: TextIO,
+         interactive: bool | None = None) -> Outcome:
+    """Play ``game`` against the Engine: the human's moves are read from ``stdin`` (one a
+    line), everything is written to ``out``. ``interactive`` (default: ``stdin`` is a
+    terminal) decides what a bad line does: a message and a new prompt, or ``InputError``.
+
+    O(n log n) for a game of n coins in rows and stacks, plus O(k) a move for printing.
+    """
+    if interactive is None:
+        try:
+            interactive = stdin.isatty()
+        except (AttributeError, ValueError):
+            interactive = False
+    with decimal.localcontext(EXACT_DECIMAL):
+        return _loop(_Match(game, not engine_first), stdin, out, interactive)
+
+
+def _write(out: TextIO, lines: Sequence[str]) -> None:
+    out.write("".join(line + "\n" for line in lines))
+    out.flush()
+
+
+def _loop(match: _Match, stdin: TextIO, out: TextIO, interactive: bool) -> Outcome:
+    _write(out, _intro(match) + [""] + match.position_lines())
+    line_number = 0
+    while len(match.engine):
+        if not match.human_to_move():
+            move, loss = match.take(ENGINE, match.engine.best_move())
+            _write(out, [match.describe(ENGINE, move, loss)] + match.position_lines())
+            continue
+        out.write("your move> ")
+        out.flush()
+        line = stdin.readline()
+        line_number += 1
+        if not line:  # end of input
+            if interactive:
+                out.write("\n")
+                break
+            out.write("\n")
+            raise InputError(f"the input ended with {_coins(len(match.engine))} left (the "
+                             "last line may be 'quit')")
+        if not interactive:
+            out.write(line.rstrip("\r\n") + "\n")  # the transcript shows what was played
+        try:
+            action = match.parse(line)
+        except _BadMove as error:
+            if not interactive:
+                raise InputError(f"input line {line_number}: {error}") from None
+            _write(out, [f"{error}"])
+            continue
+        if action == "quit":
+            break
+        if action == "help":
+            _write(out, _help(match))
+        elif action == "hint":
+            _write(out, [match.hint()])
+        elif action == "undo":
+            taken_back = match.undo()
+            if not taken_back:
+                message = "nothing to undo: you have not moved yet"
+                if not interactive:
+                    raise InputError(f"input line {line_number}: {message}")
+                _write(out, [message])
+                continue
+            said = ", ".join(("your " if player == HUMAN else "the engine's ")
+                             + f"{format_number(move.coin)} ({_where_taken(move, match.one_row)})"
+                             for player, move, _ in taken_back)
+            _write(out, [f"taken back: {said}"] + match.position_lines())
+        else:
+            assert isinstance(action, Move)
+            move, loss = match.take(HUMAN, action)
+            _write(out, [match.describe(HUMAN, move, loss)] + match.position_lines())
+    _write(out, match.summary())
+    return Outcome([(player, move) for player, move, _ in match.history],
+                   match.total(HUMAN), match.total(ENGINE), not len(match.engine))

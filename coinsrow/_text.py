@@ -1,0 +1,62 @@
+"""Text that never fails: reprs of games of any size and of numbers of any size.
+
+Python refuses ``str(n)`` for an int beyond ``sys.get_int_max_str_digits()`` (4300 digits by
+default); a repr must still answer, so such a number is shown by its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["Repr", "number_repr"]
+
+
+class Repr:
+    """A repr built piece by piece that stops at ``limit`` characters ("...)" after it)."""
+
+    __slots__ = ("limit", "parts", "size")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[str] = []
+        self.size = 0
+
+    def full(self) -> bool:
+        return self.size > self.limit
+
+    def add(self, text: str) -> None:
+        if not self.full():
+            self.parts.append(text)
+            self.size += len(text)
+
+    def groups(self, groups: Iterable[Sequence[Any]], brackets: str = "[]") -> None:
+        """``[[a, b], [c]]`` (``([a, b], [c])`` with ``brackets="()"``), until full."""
+        self.add(brackets[0])
+        for g, group in enumerate(groups):
+            if self.full():
+                return
+            self.add(", [" if g else "[")
+            for i, item in enumerate(group):
+                if self.full():
+                    return
+                self.add((", " if i else "") + number_repr(item))
+            self.add("]")
+        self.add(brackets[1])
+
+    def result(self) -> str:
+        text = "".join(self.parts)
+        return text if len(text) <= self.limit else text[:self.limit - 10] + " ...)"
+
+
+def number_repr(x: Any) -> str:
+    """``repr(x)``, or for an int beyond Python's int-to-str digit limit, its size."""
+    try:
+        return repr(x)
+    except ValueError:
+        if isinstance(x, int):
+            return f"<int of {x.bit_length()} bits>"
+        if isinstance(x, Fraction):
+            return f"Fraction({number_repr(x.numerator)}, {number_repr(x.denominator)})"
+        return f"<{type(x).__name__}>"

@@ -1,0 +1,247 @@
+"""Ctrl-C in every long loop: KeyboardInterrupt at once, and nothing left half-done.
+
+Each test runs a long call in a child process, sends it SIGINT (what Ctrl-C sends) once the
+call is under way, and checks that KeyboardInterrupt came out of the loop itself: its
+traceback ends in the compiled file of the loop, where a loop that never looked at signals
+would only raise after returning, from its Python caller. The time from the signal to the
+exception is printed (``pytest -s``) and must be well within a few seconds, while every call
+here runs for several seconds at least when left alone. In the exact mode
+(``COINSROW_EXACT=1``, inherited by the child) the same calls run the exact twins.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from coinsrow import Engine, Game
+from coinsrow._dispatch import EXACT
+from modes import scaled
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGINT") or sys.platform == "win32",
+                                reason="sends SIGINT to a child process (POSIX)")
+
+# The child: SETUP, a warm-up, "ready" on stdout, then the CALL; on KeyboardInterrupt it
+# prints when it was raised and in which file the traceback ends, and exits.
+CHILD = """
+import json, sys, time, traceback
+{setup}
+print("ready", flush=True)
+try:
+    {call}
+except KeyboardInterrupt as error:
+    frames = traceback.extract_tb(error.__traceback__)
+    print(json.dumps({{"raised": time.time(), "file": frames[-1].filename,
+                      "function": frames[-1].name, "state": {state}}}), flush=True)
+    sys.exit(0)
+print(json.dumps({{"finished": time.time()}}), flush=True)
+"""
+
+
+def interrupt(setup: str, call: str, state: str = "None", delay: float = 0.4) -> dict:
+    """Run ``call`` in a child, SIGINT it ``delay`` seconds after it starts; the child's
+    report, with "latency" (seconds from the signal to the exception)."""
+    code = CHILD.format(setup=textwrap.dedent(setup), call=call, state=state)
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready", child.stderr.read()
+        time.sleep(delay)
+        sent = time.time()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert out.strip(), err
+    report = json.loads(out.splitlines()[-1])
+    assert "raised" in report, f"the call finished before the signal: {report}, {err}"
+    report["latency"] = report["raised"] - sent
+    print(f"\n{call}: KeyboardInterrupt {1000 * report['latency']:.0f} ms after SIGINT, "
+          f"in {Path(report['file']).name} ({report['function']})")
+    assert child.returncode == 0, err
+    return report
+
+
+def check(report: dict, loop_file: str) -> None:
+    assert Path(report["file"]).name == loop_file, report
+    # Generous: the machine is shared; a loop that never looks at signals takes seconds.
+    assert report["latency"] < 3.0, report
+
+
+NUMPY_ROW = "import numpy as np\nrow = np.random.default_rng(1).integers(-10**6, 10**6, {n})\n"
+
+
+def test_pizza_of_millions_of_slices():
+    n = 2 * 10**5 if EXACT else 2 * 10**6
+    report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import pizza\npizza(row[:50])",
+                       "pizza(row)")
+    check(report, "_window.pxi")
+
+
+def test_pizza_of_floats():
+    n = 2 * 10**5 if EXACT else 2 * 10**6
+    report = interrupt(NUMPY_ROW.format(n=n) + "row = row / 7\nfrom coinsrow import pizza\n"
+                       "pizza(row[:50])", "pizza(row)")
+    check(report, "_window.pxi")
+
+
+def test_building_an_engine_of_millions_of_coins():
+    n = 10**6 if EXACT else 10**7
+    report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Engine\nEngine(row[:50])",
+                       "Engine(row)")
+    check(report, "_window.pxi")
+
+
+def test_building_an_engine_of_many_rows_and_stacks():
+    n = 10**6 if EXACT else 5 * 10**6
+    setup = NUMPY_ROW.format(n=n) + textwrap.dedent("""
+        from coinsrow import Engine, Game
+        parts = np.split(row, 1000)
+        game = Game(rows=parts[:500], stacks=parts[500:])
+        Engine(Game(rows=[row[:9]], stacks=[row[9:20]]))
+        """)
+    check(interrupt(setup, "Engine(game)"), "_window.pxi")
+
+
+def test_exact_twins_on_big_ints():
+    """Python ints beyond int64 run the exact twins of the window structure."""
+    setup = textwrap.dedent("""
+        import random
+        from coinsrow import Engine, pizza
+        rng = random.Random(1)
+        row = [rng.randrange(2**70) for _ in range(600_000)]
+        Engine(row[:50]); pizza(row[:50])
+        """)
+    # Early: while the boundaries are sorted; later (most of a pizza's time): while the
+    # window slides.
+    check(interrupt(setup, "Engine(row)"), "_window.pxi")
+    check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pxi")
+
+
+def test_batch_exact_games():
+    """values_many of games beyond int64 on Python ints; in the exact mode every game."""
+    setup = textwrap.dedent("""
+        import random
+        from coinsrow import values_many
+        rng = random.Random(1)
+        games = [[rng.randrange(2**70) for _ in range(3)] for _ in range(200_000)]
+        values_many(games[:5])
+        """)
+    report = interrupt(setup, "[values_many(games) for _ in range(100)]")
+    assert report["latency"] < 3.0
+
+
+def test_an_engine_interrupted_while_playing_stays_consistent():
+    """Ctrl-C while an Engine plays move after move: the engine the child is left with is
+    the position of the moves made (the structure and its bookkeeping agree), and plays on."""
+    n = 2 * 10**5 if EXACT else 10**6
+    setup = NUMPY_ROW.format(n=n) + textwrap.dedent("""
+        from coinsrow import Engine, Game
+        engine = Engine(Game(rows=[row[: len(row) // 2]], stacks=[row[len(row) // 2:]]))
+        played = []
+
+        def consistent():
+            game = engine.game
+            again = Engine(game)
+            rows, stacks = game.rows, game.stacks
+            # The interrupted move was made, or not made: never half made.
+            taken = len(row) - len(engine)
+            ok = (len(engine) == len(game) and taken in (len(played), len(played) + 1)
+                  and engine.value() == again.value()
+                  and engine.best_move() == again.best_move()
+                  and len(rows[0]) + len(stacks[0]) == len(engine))
+            engine.take(engine.best_move())
+            return ok and engine.value() == Engine(engine.game).value()
+        """)
+    call = "while len(engine) > 2:\n        played.append(engine.take(engine.moves()[-1]))"
+    report = interrupt(setup, call, state="consistent()")
+    assert report["state"] is True, report
+    assert report["latency"] < 3.0
+
+
+# -- the same in the test process, without signals: an interrupt between the structure's pop
+# and the engine's bookkeeping (where a signal raised after the compiled pop returns lands)
+
+
+class _InterruptAfterPop:
+    """A window structure that raises KeyboardInterrupt right after (or instead of) a pop."""
+
+    def __init__(self, windows, pop_first: bool) -> None:
+        self._windows = windows
+        self._pop_first = pop_first
+
+    def __getattr__(self, name):
+        return getattr(self._windows, name)
+
+    def pop_left(self, c):
+        if self._pop_first:
+            self._windows.pop_left(c)
+        raise KeyboardInterrupt
+
+    def pop_right(self, c):
+        if self._pop_first:
+            self._windows.pop_right(c)
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("pop_first", [True, False])
+def test_engine_bookkeeping_follows_the_structure_after_an_interrupt(pop_first):
+    start = Game(rows=[[3, 1, 4, 1, 5], [9, 2, 6]], stacks=[[5, 3, 5]])
+    for move in start.moves():
+        engine = Engine(start)
+        windows = engine._windows
+        engine._windows = _InterruptAfterPop(windows, pop_first)
+        with pytest.raises(KeyboardInterrupt):
+            engine.take(move)
+        engine._windows = windows
+        expected = start.take(move) if pop_first else start
+        assert engine.game == expected and len(engine) == len(expected)
+        assert engine.value() == expected.value()
+        assert engine.best_move() == Engine(expected).best_move()
+        while len(engine):  # and it plays on, optimally
+            best = engine.best_move()
+            expected = expected.take(best)
+            engine.take(best)
+            assert engine.value() == expected.value()
+
+
+def test_interrupts_at_random_moments_of_play_leave_engines_consistent():
+    """Ctrl-C (``_thread.interrupt_main``, as the signal handler does) at random moments
+    while an engine plays; after each, the engine is its own game, and plays on."""
+    import _thread
+    import random
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        pytest.skip("interrupts reach the main thread only")
+    rng = random.Random(2)
+    n = scaled(20_000)
+    row = [rng.randint(-1000, 1000) for _ in range(n)]
+    for _ in range(12):
+        engine = Engine(Game(rows=[row[:n // 2]], stacks=[row[n // 2:]]))
+        timer = threading.Timer(rng.uniform(0.005, 0.06), _thread.interrupt_main)
+        try:
+            timer.start()
+            while len(engine) > 2:
+                engine.take(engine.moves()[-1])
+            timer.join()
+            time.sleep(0.01)  # the interrupt lands here if the play was faster
+        except KeyboardInterrupt:
+            pass
+        finally:
+            timer.cancel()
+        game = engine.game
+        assert len(engine) == len(game) == sum(map(len, game.rows + game.stacks))
+        assert engine.value() == Engine(game).value() == game.value()
+        assert engine.best_move() == Engine(game).best_move()
