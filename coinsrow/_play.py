@@ -99,6 +99,15 @@ def _where_taken(move: Move, one_row: bool) -> str:
     return f"{move.end} end" if one_row else f"row {move.index} {move.end}"
 
 
+def _number_below(text: str, count: int) -> int | None:
+    """``int(text)`` when ``text`` is an index 0..count-1 in ASCII digits, else None (never
+    converts more digits than ``count`` has)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(count)):
+        return None
+    index = int(text)
+    return index if index < count else None
+
+
 class _Board:
     """The coins on the table, kept beside the Engine to read the human's moves and to print
     the position without asking the Engine for a whole ``Game`` (O(n) with a forest).
@@ -160,10 +169,10 @@ class _Board:
         if not self.has_forest:
             raise _BadMove("this game has no forest")
         size = len(self.parents)
-        if not text.isdigit() or int(text) >= size:
+        node = _number_below(text, size)
+        if node is None:
             have = f"nodes 0 to {size - 1}" if size > 1 else "node 0 only"
             raise _BadMove(f"there is no node {text} (the forest has {have})")
-        node = int(text)
         if self.taken[node]:
             raise _BadMove(f"node {node} was taken")
         parent = self.parents[node]
@@ -345,13 +354,13 @@ class _Match:
 
     @staticmethod
     def _index(text: str, kind: str, count: int) -> int:
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise _BadMove(f"{kind} {text!r}: not a {kind} number (they count from 0)")
-        index = int(text)
-        if index >= count:
+        index = _number_below(text, count)
+        if index is None:
             have = f"{kind}s 0 to {count - 1}" if count > 1 else \
                 f"{kind} 0 only" if count == 1 else f"no {kind}"
-            raise _BadMove(f"there is no {kind} {index} (this game has {have})")
+            raise _BadMove(f"there is no {kind} {text} (this game has {have})")
         return index
 
     def _row_move(self, index: int, end: str) -> Move:

@@ -359,6 +359,11 @@ BAD_NODE_LINES = [
     ("node -1", "there is no node -1 (the forest has nodes 0 to 5)"),
     ("node x", "there is no node x"),
     ("node 1.5", "there is no node 1.5"),
+    ("node \u00b2", "there is no node \u00b2"),          # a digit int() does not read
+    ("node \u0663", "there is no node \u0663"),          # an Arabic-Indic 3
+    ("node " + "9" * 5000, "there is no node 999"),      # beyond int()'s digit limit
+    ("row \u00b2 left", "not a row number"),
+    ("row " + "0" * 4999 + "1 left", "there is no row 0000"),
     ("node", "a tree move is 'node N'"),
     ("node 1 2", "a tree move is 'node N'"),
     ("node 1", "node 1 is not a root: its parent, node 0, is still there"),
