@@ -840,17 +840,21 @@ def play_command(argv: list[str], out: TextIO) -> int:
         prog=f"{PROG} play",
         description="Play against the engine, which plays optimally. Type a move: l or r "
                     "(the left or right end) for one row; 'row I left', 'row I right', "
-                    "'stack I' for several rows and stacks; or hint (the best move and the "
-                    "value of the position), undo, quit, help. After each move: the coins "
-                    "left, both totals, and what the move gave away against optimal play "
-                    "(0 for a best move). Moves may come from a pipe, one a line: then a bad "
-                    "line is an error (exit status 2). Games with a forest are refused.",
+                    "'stack I' for several rows and stacks; 'node N' for a root of the "
+                    "forest (a game with a forest is read with -f, as JSON; its nodes are "
+                    "shown under their parents, numbered as given); or hint (the best move "
+                    "and the value of the position), undo, quit, help. After each move: the "
+                    "coins left, both totals, and what the move gave away against optimal "
+                    "play (0 for a best move). Moves may come from a pipe, one a line: then a "
+                    "bad line is an error (exit status 2).",
         epilog="Example: coinsrow play 1 2 1000 3 4 900;  printf 'l\\nr\\nr\\n' | coinsrow "
                "play --json 3 2 2 3 1 2",
     )
     parser.add_argument("coins", nargs="*", metavar="COIN", help="the coins of one row")
     parser.add_argument("-f", "--file", metavar="FILE",
-                        help="read the game from FILE (coins, or JSON as for 'coinsrow')")
+                        help="read the game from FILE (coins, or JSON as for 'coinsrow': "
+                             "{\"rows\": [[...]], \"stacks\": [[...]], \"forest\": "
+                             "{\"values\": [...], \"parents\": [...]}})")
     parser.add_argument("--row", action="append", metavar="COINS",
                         help="a row, e.g. --row \"3 1 2\" (repeatable)")
     parser.add_argument("--stack", action="append", metavar="COINS",

@@ -223,6 +223,10 @@ def game_html(game: Any, *, delay_ms: int = 600) -> str:
     to_move = PLAYER_NAMES[0] if n else "nobody (no coin left)"
     next_move = described[0] if n else "none, the game is over"
     title = f"coinsrow: an optimal play of {n} coin{'s' if n != 1 else ''}"
+    # The moves name a forest's nodes by number; the picture has them in each coin's title.
+    forest_note = (" A forest is drawn with its roots at the top, each node under its parent; "
+                   "a node's number shows when the pointer rests on it."
+                   if game.forest is not None and game.forest[0] else "")
     body = f"""<main>
 <h1>Coins in a row: an optimal play</h1>
 <p class="rules">{escape(_RULES)}</p>
@@ -255,7 +259,7 @@ whole play: the number under a coin is the turn at which it is taken.</p></noscr
 <div id="picture">{svg}</div>
 <p class="note">A coin's colour is the player who takes it (<span class="swatch first"></span>first,
 <span class="swatch second"></span>second); the number under it is the turn. Taken coins fade;
-the ringed coin is the next move.</p>
+the ringed coin is the next move.{forest_note}</p>
 </main>
 <script type="application/json" id="coinsrow-data">{_json_script(data)}</script>
 <script>{_SCRIPT}</script>"""

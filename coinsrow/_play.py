@@ -13,16 +13,24 @@ sum telescopes), since the engine never gives anything away. Ints, ``Fraction`` 
 ``Decimal`` are computed exactly; with floats, a loss within the rounding of the values shows
 as 0 and the totals are each player's coins summed exactly and rounded once (``math.fsum``).
 
+A forest is shown as its nodes left, each under its parent (indented), with the roots
+listed: the human takes a root by its number (``node N``), the numbers of the forest as
+given, which never change during a game.
+
 Moves come from a terminal or from a pipe (a scripted game). In a terminal a bad line is a
 one-line message and a new prompt; from a pipe it is ``InputError`` (the command prints one
 line and exits with status 2), and so is the input ending before the game does. Each move
 costs O(k + log n) for k rows and stacks (the Engine's O(log n) amortised, plus printing a
-shortened position); ``undo`` replays the game so far on a new Engine, O(n log n).
+shortened position); a tree move adds O(r + c log r) for the r roots and the c children of
+the node taken (the sorted list of roots) and the Engine's O((1 + b) log n) for the b blocks
+the node had absorbed (docs/forests.md), O(n log n) over a game. ``undo`` replays the game
+so far on a new Engine, O(n log n) (O(n r) at most with a forest: the roots' list).
 """
 
 from __future__ import annotations
 
 import decimal
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
@@ -30,7 +38,7 @@ from typing import Any, NamedTuple, TextIO
 from ._dispatch import EXACT_DECIMAL, Number
 from ._engine import Engine
 from ._game import Game, where
-from ._moves import Move
+from ._moves import End, Move, move_at
 from ._svg import format_number
 
 __all__ = ["InputError", "Outcome", "play"]
@@ -38,6 +46,8 @@ __all__ = ["InputError", "Outcome", "play"]
 HUMAN, ENGINE = "human", "engine"
 # A component longer than this is shown as its first and last coins.
 _SHOWN_HEAD, _SHOWN_TAIL = 12, 6
+# A forest shows at most this many nodes (its first trees, depth first) and roots.
+_SHOWN_NODES, _SHOWN_ROOTS = 24, 16
 _ENDS = {"l": "left", "left": "left", "r": "right", "right": "right"}
 _COMMANDS = {"hint": "hint", "undo": "undo", "quit": "quit", "q": "quit", "exit": "quit",
              "help": "help", "?": "help"}
@@ -89,22 +99,149 @@ def _where_taken(move: Move, one_row: bool) -> str:
     return f"{move.end} end" if one_row else f"row {move.index} {move.end}"
 
 
+def _number_below(text: str, count: int) -> int | None:
+    """``int(text)`` when ``text`` is an index 0..count-1 in ASCII digits, else None (never
+    converts more digits than ``count`` has)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(count)):
+        return None
+    index = int(text)
+    return index if index < count else None
+
+
+class _Board:
+    """The coins on the table, kept beside the Engine to read the human's moves and to print
+    the position without asking the Engine for a whole ``Game`` (O(n) with a forest).
+
+    Each row and stack is its range of coins in the game's storage; the forest is the mask
+    of the nodes taken, each node's children and the roots in increasing order (a sorted
+    list). ``take`` costs O(1) for a row or a stack and O(r + c log r) for a node with c
+    children among r roots.
+    """
+
+    def __init__(self, game: Game) -> None:
+        spot = where(game)
+        self.coins = spot.coins
+        self.n_rows = self.coins.n_rows
+        self.starts, self.stops = list(spot.starts), list(spot.stops)
+        forest = spot.forest
+        self.has_forest = forest is not None and forest.size > 0
+        self.forest_base = forest.base if forest is not None else 0
+        self.parents: Sequence[int] = forest.parents if forest is not None else []
+        self.taken = bytearray(forest.removed()) if forest is not None else bytearray()
+        self.nodes_left = forest.left if forest is not None else 0
+        self.children: list[list[int]] = [[] for _ in self.parents]
+        for node, parent in enumerate(self.parents):
+            if parent >= 0:
+                self.children[parent].append(node)
+        self.roots = forest.roots() if forest is not None else []
+
+    def take(self, move: Move) -> None:
+        """Follow a move the Engine played."""
+        if move.kind == "tree":
+            node = move.index
+            self.taken[node] = 1
+            self.nodes_left -= 1
+            del self.roots[bisect_left(self.roots, node)]
+            for child in self.children[node]:
+                insort(self.roots, child)
+        elif move.kind == "stack":
+            self.starts[self.n_rows + move.index] += 1
+        elif move.end == "left":
+            self.starts[move.index] += 1
+        else:
+            self.stops[move.index] -= 1
+
+    def row_move(self, row: int, end: str, one_row: bool) -> Move:
+        start, stop = self.starts[row], self.stops[row]
+        if start == stop:
+            raise _BadMove("the row is empty" if one_row else f"row {row} is empty")
+        if end == "left":
+            return move_at(self.coins, row, start, End.LEFT)
+        return move_at(self.coins, row, stop - 1, End.RIGHT)
+
+    def stack_move(self, stack: int) -> Move:
+        c = self.n_rows + stack
+        if self.starts[c] == self.stops[c]:
+            raise _BadMove(f"stack {stack} is empty")
+        return move_at(self.coins, c, self.starts[c], End.TOP)
+
+    def node_move(self, text: str) -> Move:
+        if not self.has_forest:
+            raise _BadMove("this game has no forest")
+        size = len(self.parents)
+        node = _number_below(text, size)
+        if node is None:
+            have = f"nodes 0 to {size - 1}" if size > 1 else "node 0 only"
+            raise _BadMove(f"there is no node {text} (the forest has {have})")
+        if self.taken[node]:
+            raise _BadMove(f"node {node} was taken")
+        parent = self.parents[node]
+        if parent >= 0 and not self.taken[parent]:
+            raise _BadMove(f"node {node} is not a root: its parent, node {parent}, is still "
+                           "there")
+        return move_at(self.coins, len(self.starts), self.forest_base + node, End.ROOT)
+
+    def component_lines(self, one_row: bool) -> list[str]:
+        """Each row and stack on a line, a long one as its first and last coins: O(k) plus
+        the coins shown."""
+        coins = self.coins
+        lines = []
+        for c in range(len(self.starts)):
+            start, stop = self.starts[c], self.stops[c]
+            if stop - start > _SHOWN_HEAD + _SHOWN_TAIL + 1:
+                head = [coins.coin(i) for i in range(start, start + _SHOWN_HEAD)]
+                tail = [coins.coin(i) for i in range(stop - _SHOWN_TAIL, stop)]
+                shown = (" ".join(map(format_number, head)) + " ... "
+                         + " ".join(map(format_number, tail)) + f"  ({stop - start} coins)")
+            else:
+                shown = " ".join(format_number(coins.coin(i)) for i in range(start, stop))
+            if c < self.n_rows:
+                name = "row" if one_row else f"row {c}"
+            else:
+                name = f"stack {c - self.n_rows} (top first)"
+            lines.append(f"  {name}: {shown or '(empty)'}")
+        return lines
+
+    def forest_lines(self) -> list[str]:
+        """The forest's nodes left, depth first from the roots in order, each indented under
+        its parent, and the roots listed: at most ``_SHOWN_NODES`` nodes and
+        ``_SHOWN_ROOTS`` roots (then how many more), so O(those shown)."""
+        if not self.has_forest:
+            return []
+        if not self.nodes_left:
+            return ["  forest: (empty)"]
+        roots = self.roots
+        listed = ", ".join(map(str, roots[:_SHOWN_ROOTS]))
+        if len(roots) > _SHOWN_ROOTS:
+            listed += f", ... ({len(roots)} roots)"
+        word = "node" if self.nodes_left == 1 else "nodes"
+        lines = [f"  forest ({self.nodes_left} {word}; roots: {listed}):"]
+        # Depth first with an explicit stack (a forest may be deeper than Python's recursion).
+        pending = [(root, 0) for root in reversed(roots[:_SHOWN_NODES])]
+        while pending and len(lines) <= _SHOWN_NODES:
+            node, depth = pending.pop()
+            coin = self.coins.coin(self.forest_base + node)
+            lines.append(f"    {'  ' * depth}node {node}: {format_number(coin)}")
+            pending.extend((child, depth + 1)
+                           for child in reversed(self.children[node][:_SHOWN_NODES]))
+        hidden = self.nodes_left - (len(lines) - 1)
+        if hidden:
+            lines.append(f"    ... and {hidden} more {'node' if hidden == 1 else 'nodes'}")
+        return lines
+
+
 class _Match:
-    """The state of one game: the Engine, the moves so far, the totals."""
+    """The state of one game: the Engine, the board, the moves so far, the totals."""
 
     def __init__(self, game: Game, human_first: bool) -> None:
         self.start = game
         self.human_first = human_first
-        try:
-            self.engine = Engine(game)
-        except ValueError:
-            if game.forest is not None and game.forest[0]:
-                raise InputError("a game with a forest cannot be played yet: the engine "
-                                 "plays rows and stacks") from None
-            raise  # pragma: no cover - Engine takes every Game of rows and stacks
+        self.engine = Engine(game)
+        self.board = _Board(game)
         self.n_rows = len(game.rows)
         self.n_stacks = len(game.stacks)
-        self.one_row = self.n_rows == 1 and self.n_stacks == 0 and game.forest is None
+        self.has_forest = self.board.has_forest
+        self.one_row = self.n_rows == 1 and self.n_stacks == 0 and not self.has_forest
         start_value = self.engine.value()
         self.floats = isinstance(start_value, float)
         self.zero = type(start_value)(0)
@@ -137,6 +274,7 @@ class _Match:
             loss = before - (played.coin - after)
         self.history.append((player, played, loss))
         self.totals[player].add(played.coin)
+        self.board.take(played)
         return played, loss
 
     def undo(self) -> list[tuple[str, Move, Any]]:
@@ -149,11 +287,13 @@ class _Match:
         taken_back = self.history[last:]
         kept = self.history[:last]
         self.engine = Engine(self.start)
+        self.board = _Board(self.start)
         self.history = []
         self.totals = {HUMAN: _Total(self.floats, self.zero),
                        ENGINE: _Total(self.floats, self.zero)}
         for player, move, loss in kept:
             self.engine.take(move)
+            self.board.take(move)
             self.history.append((player, move, loss))
             self.totals[player].add(move.coin)
         return taken_back
@@ -190,11 +330,13 @@ class _Match:
                 raise _BadMove(f"{line.strip()!r}: a stack move is 'stack I' (I counts "
                                "from 0)")
             return self._stack_move(self._index(rest[0], "stack", self.n_stacks))
-        if head in ("node", "tree", "root"):
+        if head in ("node", "n", "tree", "root"):
             if len(rest) != 1:
                 raise _BadMove(f"{line.strip()!r}: a tree move is 'node N' (a root of the "
                                "forest)")
-            return self._node_move(rest[0])
+            return self.board.node_move(rest[0])
+        if head.isdigit() and not rest and self.has_forest and not self.n_rows + self.n_stacks:
+            return self.board.node_move(head)  # a game of a forest alone: N is node N
         raise _BadMove(f"{line.strip()!r} is not a move: {self.move_words()}")
 
     def move_words(self) -> str:
@@ -206,82 +348,36 @@ class _Match:
             kinds.append("row I left|right" + (" (or l|r)" if self.n_rows == 1 else ""))
         if self.n_stacks:
             kinds.append("stack I")
-        if self.start.forest is not None:
-            kinds.append("node N")
+        if self.has_forest:
+            kinds.append("node N" + (" (or N)" if not self.n_rows + self.n_stacks else ""))
         return ", ".join(kinds) + "; hint, undo, quit or help"
 
     @staticmethod
     def _index(text: str, kind: str, count: int) -> int:
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise _BadMove(f"{kind} {text!r}: not a {kind} number (they count from 0)")
-        index = int(text)
-        if index >= count:
+        index = _number_below(text, count)
+        if index is None:
             have = f"{kind}s 0 to {count - 1}" if count > 1 else \
                 f"{kind} 0 only" if count == 1 else f"no {kind}"
-            raise _BadMove(f"there is no {kind} {index} (this game has {have})")
+            raise _BadMove(f"there is no {kind} {text} (this game has {have})")
         return index
 
     def _row_move(self, index: int, end: str) -> Move:
-        same_row = [m for m in self.engine.moves() if m.kind == "row" and m.index == index]
-        if not same_row:
-            raise _BadMove(f"row {index} is empty" if not self.one_row else "the row is empty")
-        for move in same_row:
-            if move.end == end:
-                return move
-        kind, row, _, position, coin = same_row[0]  # one coin left: both ends are that coin
-        return Move(kind, row, end, position, coin)
+        return self.board.row_move(index, end, self.one_row)
 
     def _stack_move(self, index: int) -> Move:
-        for move in self.engine.moves():
-            if move.kind == "stack" and move.index == index:
-                return move
-        raise _BadMove(f"stack {index} is empty")
-
-    def _node_move(self, text: str) -> Move:
-        forest = self.start.forest
-        if forest is None:
-            raise _BadMove("this game has no forest")
-        if not text.isdigit() or int(text) >= len(forest[0]):
-            raise _BadMove(f"there is no node {text} (nodes 0 to {len(forest[0]) - 1})")
-        node = int(text)
-        for move in self.engine.moves():
-            if move.kind == "tree" and move.index == node:
-                return move
-        if any(m.kind == "tree" and m.index == node for _, m, _ in self.history):
-            raise _BadMove(f"node {node} was taken")
-        raise _BadMove(f"node {node} is not a root: its parent is still there")
+        return self.board.stack_move(index)
 
     # -- writing -------------------------------------------------------------------------------
 
     def position_lines(self) -> list[str]:
-        """The coins left, each component on a line (a long one shortened): O(k) plus the
-        coins shown."""
-        game = self.engine.game
-        spot = where(game)
-        coins = spot.coins
-        lines = []
-        for c in range(len(spot.starts)):
-            start, stop = spot.starts[c], spot.stops[c]
-            if stop - start > _SHOWN_HEAD + _SHOWN_TAIL + 1:
-                head = [coins.coin(i) for i in range(start, start + _SHOWN_HEAD)]
-                tail = [coins.coin(i) for i in range(stop - _SHOWN_TAIL, stop)]
-                shown = (" ".join(map(format_number, head)) + " ... "
-                         + " ".join(map(format_number, tail)) + f"  ({stop - start} coins)")
-            else:
-                shown = " ".join(format_number(coins.coin(i)) for i in range(start, stop))
-            if c < self.n_rows:
-                name = "row" if self.one_row else f"row {c}"
-            else:
-                name = f"stack {c - self.n_rows} (top first)"
-            lines.append(f"  {name}: {shown or '(empty)'}")
-        if game.forest is not None and self.start.forest is not None:
-            values = game.forest[0]
-            lines.append(f"  forest: {len(values)} nodes left, roots: "
-                         + ", ".join(f"node {m.index} ({format_number(m.coin)})"
-                                     for m in self.engine.moves() if m.kind == "tree"))
-        lines.append(f"  you {format_number(self.total(HUMAN))}, "
-                     f"engine {format_number(self.total(ENGINE))}")
-        return lines
+        """The coins left: each row and stack on a line (a long one shortened), the forest's
+        nodes under their parents (a large one cut), both totals. O(k) plus the coins
+        shown."""
+        return [*self.board.component_lines(self.one_row), *self.board.forest_lines(),
+                f"  you {format_number(self.total(HUMAN))}, "
+                f"engine {format_number(self.total(ENGINE))}"]
 
     def describe(self, player: str, move: Move, loss: Any) -> str:
         who = "you take" if player == HUMAN else "engine takes"
@@ -318,7 +414,7 @@ def _intro(match: _Match) -> list[str]:
     return [
         f"coinsrow play: you against the engine, which plays optimally. {first}",
         f"Type {match.move_words()}.",
-        *([] if match.one_row else ["Rows and stacks count from 0; stacks are taken at the top."]),
+        *_numbering(match),
         "Optimal play by both would end with you "
         + (f"{format_number(match.optimal_margin)} ahead." if match.optimal_margin > 0 else
            f"{format_number(-match.optimal_margin)} behind." if match.optimal_margin < 0
@@ -326,9 +422,27 @@ def _intro(match: _Match) -> list[str]:
     ]
 
 
+_FOREST_RULES = ["The forest's nodes keep their numbers (from 0); each is shown under its "
+                 "parent.",
+                 "A move takes a root (a node whose parent is gone); its children become roots."]
+
+
+def _numbering(match: _Match) -> list[str]:
+    """How the board names what a move takes (nothing to say for one row)."""
+    lines = []
+    if match.n_rows + match.n_stacks and not match.one_row:
+        lines.append("Rows and stacks count from 0; stacks are taken at the top.")
+    if match.has_forest:
+        lines.extend(_FOREST_RULES)
+    return lines
+
+
 def _help(match: _Match) -> list[str]:
+    forest = ["  node N: take the root N of the forest (the roots are listed on the forest's "
+              "line)"] if match.has_forest else []
     return [
         f"moves: {match.move_words()}",
+        *forest,
         ("  hint: the best move here, and what the position is worth to you: your coins from "
          "here minus the engine's, both playing best"),
         "  undo: take back your last move and the engine's reply",

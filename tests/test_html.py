@@ -435,3 +435,28 @@ def test_browser_buttons_and_keys(tmp_path):
     # buttons that cannot move are disabled
     assert re.search(r'<button id="to-start"[^>]*disabled', dom(tmp_path, page, "#step=0"))
     assert re.search(r'<button id="to-end"[^>]*disabled', dom(tmp_path, page, "#end"))
+
+
+def test_a_forest_page_names_its_nodes_where_the_moves_do():
+    """The moves name a forest's nodes by number: each node's coin says its number in its
+    title, and the page says so; a page without a forest does not."""
+    rng = random.Random(515)
+    for _ in range(20):
+        n = rng.randint(1, 12)
+        parents = [rng.randrange(-1, k) for k in range(n)]
+        order = list(range(n))
+        rng.shuffle(order)   # numbers in any order: a parent may come after its child
+        relabelled = [-1] * n
+        for k, parent in enumerate(parents):
+            relabelled[order[k]] = -1 if parent < 0 else order[parent]
+        values = [rng.randint(-5, 9) for _ in range(n)]
+        game = Game(rows=[[1, 2]], forest=(values, relabelled))
+        page = game.to_html()
+        assert "a node's number shows when the pointer rests on it" in page
+        data = json.loads(DATA.search(page)[1])
+        for node, value in enumerate(values):
+            title = re.search(rf"<title>tree node {node}: {value}, taken at turn (\d+) ", page)
+            assert title, node
+            assert data["moves"][int(title[1]) - 1].endswith(f"the root node {node} of the "
+                                                             "forest")
+    assert "pointer rests" not in Game(rows=[[1, 2]], stacks=[[3]]).to_html()

@@ -30,9 +30,8 @@ import pytest
 from generators import random_game
 from generators import random_row as styled_row
 from modes import scaled
-from oracles import brute_forest_solver, brute_solver, dp_table
+from oracles import brute_solver, dp_table
 
-from coinsrow import Engine, Game
 from coinsrow.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -699,61 +698,3 @@ def test_help_names_every_command():
     for word in ("hint", "undo", "quit", "--engine-first", "--json", "--random", "--seed",
                  "forest"):
         assert word in out
-
-
-def engine_plays_forests() -> bool:
-    try:
-        Engine(Game(forest=([5, 1], [-1, 0])))
-    except ValueError:
-        return False
-    return True
-
-
-def test_a_forest_is_refused_until_the_engine_plays_forests(tmp_path):
-    """Without forests in the Engine, a forest game is one line and status 2; with them, a
-    game of a row and a forest is played with 'node N' moves, every engine move optimal."""
-    values, parents = [5, 1, 7, 2, 3, 8], [-1, 0, 0, 2, 2, -1]
-    path = tmp_path / "forest.json"
-    path.write_text(json.dumps({"rows": [[1, 5, 2]],
-                                "forest": {"values": values, "parents": parents}}))
-    if not engine_plays_forests():
-        status, out, err = play_stdin(["-f", str(path)], "node 0\n")
-        assert status == 2 and err.count("\n") == 1
-        assert "a game with a forest cannot be played yet" in err
-        return
-    rng = random.Random(6)
-    for _ in range(5):
-        out = io.StringIO()
-
-        class Keyboard:  # a random root or row end, read off the screen
-            def __init__(self, screen: io.StringIO) -> None:
-                self.screen = screen
-
-            def readline(self) -> str:
-                screen = self.screen.getvalue()
-                roots = re.findall(r"node (\d+) \(", screen.split("forest: ")[-1].split("\n")[0])
-                row = re.findall(r"^  row 0: (.*)$", screen, re.MULTILINE)[-1]
-                choices = [f"node {r}" for r in roots]
-                choices += ["row 0 left", "row 0 right"] if row != "(empty)" else []
-                return rng.choice(choices) + "\n"
-
-            def isatty(self) -> bool:
-                return False
-
-        with mock.patch.object(sys, "stdin", Keyboard(out)), contextlib.redirect_stdout(out):
-            assert main(["play", "--json", "-f", str(path)]) == 0
-        document = json.loads(out.getvalue().splitlines()[-1])
-        solve = brute_forest_solver([[1, 5, 2]], [], values, parents)
-        bounds, present = [0, 3], (1 << len(values)) - 1
-        for move in document["moves"]:
-            before = solve((tuple(bounds),), (), present)
-            if move["kind"] == "tree":
-                present ^= 1 << move["index"]
-                assert move["coin"] == values[move["index"]]
-            else:
-                i, j = bounds
-                assert move["coin"] == [1, 5, 2][i if move["end"] == "left" else j - 1]
-                bounds = [i + 1, j] if move["end"] == "left" else [i, j - 1]
-            if move["player"] == "engine":
-                assert move["coin"] - solve((tuple(bounds),), (), present) == before
-        assert present == 0 and bounds[0] == bounds[1]
