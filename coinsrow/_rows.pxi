@@ -2401,7 +2401,7 @@ cdef int64_t _game_reduce_int(const int64_t *coins, const int64_t *starts,
     return sp - values
 
 
-cdef int _alternating_sum_narrow(const int64_t *values, int64_t m, int64_t smallest,
+cdef int _alternating_sum_narrow(int64_t *values, int64_t m, int64_t smallest,
                                  uint64_t spread, int64_t *total) noexcept nogil:
     """The entries values[0:m], largest first, with alternating signs, into ``total[0]``:
     every entry is in [smallest, smallest + spread] and spread < 2^32, m < 2^31.
@@ -2411,18 +2411,22 @@ cdef int _alternating_sum_narrow(const int64_t *values, int64_t m, int64_t small
     ... are summed as (x0 - x1) + (x2 - x3) + ... (each pair's difference at most the
     spread, so the offsets' sum cannot overflow 64 bits) plus, for odd m, the smallest
     entry: that equals the alternating sum, and every partial sum of it in sorted order lies
-    in [0, spread] or [smallest, largest], so it never overflows int64 either. Needs 2 m
-    32-bit keys of scratch (allocated here); OK or NO_MEMORY.
+    in [0, spread] or [smallest, largest], so it never overflows int64 either.
+
+    No scratch: the offsets overwrite the entries (the first 4 m bytes of ``values``) and
+    the sort's other half is the next 4 m bytes, memory the entries already touched (a
+    fresh page costs a page fault, more than sorting the entries on it). Always OK.
     """
     cdef uint32_t counts[3][1 << _NARROW_DIGIT]
-    cdef uint32_t *keys = NULL
-    cdef uint32_t *spare = NULL
+    cdef char *bytes = <char *> values
+    cdef uint32_t *keys = <uint32_t *> bytes
+    cdef uint32_t *spare = keys + m
     cdef uint32_t *source
     cdef uint32_t *target
     cdef uint32_t *swap
     cdef uint32_t key, mask, offset, count
     cdef uint64_t high = 0, low = 0
-    cdef int64_t i
+    cdef int64_t i, x
     cdef int bits = 0, passes, width, d, shift, b
     while bits < 32 and (spread >> bits) != 0:
         bits += 1
@@ -2432,19 +2436,16 @@ cdef int _alternating_sum_narrow(const int64_t *values, int64_t m, int64_t small
     if bits == 0:  # all alike: the pairs cancel
         total[0] = smallest if m & 1 else 0
         return OK
-    keys = <uint32_t *> malloc(m * sizeof(uint32_t))
-    spare = <uint32_t *> malloc(m * sizeof(uint32_t))
-    if keys == NULL or spare == NULL:
-        free(keys)
-        free(spare)
-        return NO_MEMORY
     passes = (bits + _NARROW_DIGIT - 1) // _NARROW_DIGIT
     width = (bits + passes - 1) // passes
     mask = (1u << width) - 1
     memset(counts, 0, sizeof(counts))
     for i in range(m):
-        key = <uint32_t> (<uint64_t> values[i] - <uint64_t> smallest)
-        keys[i] = key
+        # In place, through memcpy (the same bytes read as int64 and written as uint32):
+        # key i is written over bytes 4i to 4i + 4, entry i already read, entry i + 1 at 8i + 8.
+        memcpy(&x, bytes + 8 * i, 8)
+        key = <uint32_t> (<uint64_t> x - <uint64_t> smallest)
+        memcpy(bytes + 4 * i, &key, 4)
         for d in range(passes):
             counts[d][(key >> (d * width)) & mask] += 1
     source = keys
@@ -2473,8 +2474,6 @@ cdef int _alternating_sum_narrow(const int64_t *values, int64_t m, int64_t small
     total[0] = <int64_t> (high - low)
     if m & 1:
         total[0] += smallest + <int64_t> source[0]
-    free(keys)
-    free(spare)
     return OK
 
 
@@ -2484,8 +2483,9 @@ cdef int _game_value_int(const int64_t[::1] coins, const int64_t[::1] starts,
     """The value of a game of int64 coins, as ``_game_value`` computes it, and the sum of
     its coins (into ``coin_sum[0]``, ``sum_overflow`` set on overflow): OK, OVERFLOW or
     NO_MEMORY. O(n): one pass over the coins, one radix sort of the remaining entries.
-    Extra memory: n + 2 coins, plus 2 m 32-bit keys (m <= n entries left after the
-    reductions) or, when their spread is 2^32 or more, m 64-bit keys."""
+    Extra memory: n + 2 coins (of which the m <= n entries left after the reductions are
+    touched, and sorted there when their spread is under 2^32; otherwise m more 64-bit
+    keys)."""
     cdef Py_ssize_t k = starts.shape[0]
     cdef int64_t *values = NULL
     cdef int64_t fruitless = 0, total = 0, smallest, largest, x, m, i
@@ -2583,8 +2583,8 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
     Extra memory: one coin per coin of the game (n = the sum of stops - starts), plus
     O(k); for k > 1, at most n + m machine words at the peak, m <= n reduced entries (their
     keys are gathered, the coins' scratch freed, then the sort's spare keys allocated). On
-    int64 coins, one pass over the coins and no gathering (``_game_value_int``): n + 2 words
-    plus 2 m 32-bit keys when the entries are within 2^32 of each other.
+    int64 coins, one pass over the coins and no gathering (``_game_value_int``): n + 2 words,
+    the entries sorted in them when they are within 2^32 of each other.
     """
     cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, coin_sum = 0
     cdef coin_t value = 0
