@@ -2415,7 +2415,7 @@ cdef int _alternating_sum_narrow(int64_t *values, int64_t m, int64_t smallest,
 
     No scratch: the offsets overwrite the entries (the first 4 m bytes of ``values``) and
     the sort's other half is the next 4 m bytes, memory the entries already touched (a
-    fresh page costs a page fault, more than sorting the entries on it). Always OK.
+    fresh page costs a page fault, about as much as sorting the entries on it). Always OK.
     """
     cdef uint32_t counts[3][1 << _NARROW_DIGIT]
     cdef char *bytes = <char *> values
