@@ -253,6 +253,100 @@ cdef bint _pack_span(PackSpan span, int64_t *out, int64_t n, Py_ssize_t componen
     return ok
 
 
+# NumPy arrays, read without the buffer protocol. Exporting a buffer costs a NumPy array
+# far more than copying ten coins (it builds the format string and a cached description,
+# allocated and compared on every export): for many small arrays that was most of the time
+# of packing them. An array whose type is exactly ``numpy.ndarray`` and whose dtype is one of
+# NumPy's native integer or float dtypes (the dtype objects themselves, compared by
+# identity) is read from the leading fields of its object, which NumPy's C API declares
+# (``PyArrayObject_fields``, the same in NumPy 1.x and 2.x); any other array goes through
+# the buffer protocol. Nothing runs Python code between reading the fields and copying the
+# coins, the GIL held: the array cannot change in between.
+cdef extern from *:
+    """
+    typedef struct {
+        PyObject_HEAD
+        char *data;
+        int nd;
+        Py_ssize_t *dimensions;
+        Py_ssize_t *strides;
+        PyObject *base;
+        PyObject *descr;
+    } coinsrow_numpy_array;
+    """
+    ctypedef struct coinsrow_numpy_array:
+        char *data
+        int nd
+        Py_ssize_t *dimensions
+        Py_ssize_t *strides
+        void *descr
+
+
+cdef enum:
+    _PACK_NUMPY_DTYPES = 12
+
+cdef object _pack_numpy_type = None     # numpy.ndarray once an item of that type was seen
+cdef tuple _pack_numpy_dtypes = ()      # the dtypes below, kept alive
+cdef void *_pack_numpy_descr[_PACK_NUMPY_DTYPES]
+cdef int _pack_numpy_code[_PACK_NUMPY_DTYPES]
+cdef int _pack_numpy_size[_PACK_NUMPY_DTYPES]
+cdef int _pack_numpy_count = 0
+
+
+cdef bint _pack_is_numpy(object kind):
+    """Whether ``kind`` is ``numpy.ndarray`` (then the dtypes table is ready)."""
+    global _pack_numpy_type, _pack_numpy_dtypes, _pack_numpy_count
+    cdef object dtype
+    cdef int i = 0, code
+    if _pack_numpy_type is not None:
+        return kind is _pack_numpy_type
+    numpy = _pack_sys.modules.get("numpy")
+    if numpy is None or kind is not numpy.ndarray:
+        return False
+    dtypes = []
+    for char in "bhilqBHILQfd":
+        dtype = numpy.dtype(char)
+        code = (_PACK_SIGNED if char in "bhilq" else
+                _PACK_UNSIGNED if char in "BHILQ" else _PACK_FLOAT)
+        if dtype.itemsize not in (1, 2, 4, 8) or (code == _PACK_FLOAT
+                                                   and dtype.itemsize not in (4, 8)):
+            continue
+        dtypes.append(dtype)
+        _pack_numpy_descr[i] = <void *> dtype
+        _pack_numpy_code[i] = code
+        _pack_numpy_size[i] = dtype.itemsize
+        i += 1
+    _pack_numpy_dtypes = tuple(dtypes)
+    _pack_numpy_count = i
+    _pack_numpy_type = numpy.ndarray
+    return True
+
+
+cdef inline int _pack_numpy_dtype(object item) noexcept:
+    """The index in the table of a 1-D NumPy array's dtype, -1 if it is not there."""
+    cdef coinsrow_numpy_array *fields = <coinsrow_numpy_array *> <void *> item
+    cdef int i
+    if fields.nd != 1:
+        return -1
+    for i in range(_pack_numpy_count):
+        if fields.descr == _pack_numpy_descr[i]:
+            return i
+    return -1
+
+
+cdef bint _pack_numpy(object item, int64_t *out, int64_t n, bint *floats, int64_t done):
+    """``_pack_buffer`` for a NumPy array, read from its fields (see above); False if it is
+    not a 1-D contiguous array of a dtype of the table with n items."""
+    cdef coinsrow_numpy_array *fields = <coinsrow_numpy_array *> <void *> item
+    cdef int i = _pack_numpy_dtype(item)
+    if i < 0 or fields.dimensions[0] != n:
+        return False
+    if n > 1 and fields.strides[0] != _pack_numpy_size[i]:
+        return False
+    return _pack_items(<const char *> fields.data, _pack_numpy_code[i], _pack_numpy_size[i],
+                       0, n, out, floats, done)
+
+
 cdef extern from "Python.h":
     # -1 with an exception set when the object has no length (a 0-dimensional buffer).
     Py_ssize_t _pack_length "PyObject_Size"(object o) noexcept
@@ -278,6 +372,8 @@ cdef int64_t _pack_count(object item, tuple buffer_types, Py_ssize_t *components
         return offsets[m - 1] - offsets[0]
     for accepted in buffer_types:
         if kind is accepted:
+            if _pack_is_numpy(kind) and _pack_numpy_dtype(item) >= 0:
+                return (<coinsrow_numpy_array *> <void *> item).dimensions[0]
             length = _pack_length(item)
             if length < 0:
                 _pack_clear_error()
@@ -303,26 +399,32 @@ def pack_components(list items, tuple buffer_types):
     cdef int64_t total = 0, count, pos = 0, at = 0
     cdef bint floats = False, ok, any_bad = False
     cdef object item
-    cdef _pack_array_type coins_array, offsets_array
+    cdef _pack_array_type coins_array, offsets_array, counts_array
     cdef int64_t *out
     cdef int64_t *offsets
     marks = bytearray(n_items)
     cdef uint8_t[::1] marked = marks
-    # Each item's coins and components, as counted before the buffers are allocated.
-    counts_array = _pack_clone(_pack_array("q"), 2 * n_items, False)
-    cdef int64_t *counts = <int64_t *> (<_pack_array_type> counts_array).data.as_longlongs
+    cdef bint spans = False
+    # Each item's coins, as counted before the buffers are allocated, at counts[i + 1]: in
+    # the offsets' own array when every item is one component (no span; offsets[at] is
+    # then written after counts[at] is read, at <= i + 1), else in an array of their own.
+    offsets_array = _pack_clone(_pack_array("q"), n_items + 1, False)
+    cdef int64_t *counts = <int64_t *> offsets_array.data.as_longlongs
     for i in range(n_items):
         count = _pack_count(items[i], buffer_types, &each)
-        counts[2 * i] = count
-        counts[2 * i + 1] = each
+        counts[i + 1] = count
+        if type(items[i]) is PackSpan:
+            spans = True
         if count < 0:
             marked[i] = 1
             any_bad = True
         else:
             total += count
             components += each
+    counts_array = offsets_array
+    if spans:
+        offsets_array = _pack_clone(_pack_array("q"), components + 1, False)
     coins_array = _pack_clone(_pack_array("q"), total, False)
-    offsets_array = _pack_clone(_pack_array("q"), components + 1, False)
     out = <int64_t *> coins_array.data.as_longlongs
     offsets = <int64_t *> offsets_array.data.as_longlongs
     offsets[0] = 0
@@ -330,16 +432,19 @@ def pack_components(list items, tuple buffer_types):
         if marked[i]:
             continue
         item = items[i]
-        count = counts[2 * i]
-        each = counts[2 * i + 1]
+        count = counts[i + 1]
         # Each copy checks the item again (a list's length, a buffer's shape, a span's
         # offsets), so that nothing is written past the ends even if an item changed since
         # it was counted.
         if type(item) is list:
             ok = _pack_list(<list> item, out + pos, count, &floats, pos)
         elif type(item) is PackSpan:
-            ok = _pack_span(<PackSpan> item, out + pos, count, each, &floats, pos, offsets,
-                            at)
+            ok = _pack_count(item, buffer_types, &each) == count
+            ok = ok and _pack_span(<PackSpan> item, out + pos, count, each, &floats, pos,
+                                   offsets, at)
+        elif type(item) is _pack_numpy_type:
+            ok = (_pack_numpy(item, out + pos, count, &floats, pos)
+                  or _pack_buffer(item, out + pos, count, &floats, pos))
         else:
             ok = _pack_buffer(item, out + pos, count, &floats, pos)
         if not ok:

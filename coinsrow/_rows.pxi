@@ -2327,6 +2327,204 @@ cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) e
     return n
 
 
+# ---------------------------------------------------------------------------------------
+# The value of a game of many int64 components (docs/positions.md, "The value of many
+# components"). Fusion and Fruitless write the entries left of each component one after
+# the other, so nothing is gathered afterwards; the coins' sum (for the profits) is taken in
+# the same pass. When the remaining entries are within 2^32 of each other (coins of at most
+# 32 bits), they are sorted as 32-bit offsets from the smallest one, in as few passes of at
+# most 11 bits as their spread needs: half the memory and bandwidth of 64-bit keys, and no
+# pass over bits every entry shares.
+
+cdef enum:
+    # Bits per pass of the narrow radix sort: 2048 counters a pass, in the first-level cache.
+    _NARROW_DIGIT = 11
+
+
+cdef int64_t _game_reduce_int(const int64_t *coins, const int64_t *starts,
+                              const int64_t *stops, Py_ssize_t k, Py_ssize_t n_rows,
+                              int64_t total_coins, int64_t *values, int64_t *fruitless,
+                              int64_t *coin_sum, bint *overflow,
+                              bint *sum_overflow) noexcept nogil:
+    """Fusion on every component, Fruitless at the bottom of every stack, the remaining
+    entries written one component after the other from values[0]: their number returned.
+
+    The order of the entries is the components', each component's its reduced form (the
+    order does not matter for the value). ``values`` has room for ``total_coins`` entries and
+    two readable ones before values[0] (see ``_padded``). Adds the Fruitless terms to
+    ``fruitless[0]`` and the coins, in their order, to ``coin_sum[0]``; ``overflow`` and
+    ``sum_overflow`` say whether int64 overflowed in either. O(n), one pass over the coins.
+    """
+    cdef Py_ssize_t c
+    cdef int64_t *sp = values
+    cdef int64_t *base
+    cdef int64_t *deep
+    cdef int64_t v, t, first, second, total = coin_sum[0], lost = fruitless[0]
+    cdef int64_t p, stop
+    cdef bint ovf = False, sovf = False, n_odd = total_coins & 1
+    for c in range(k):
+        base = sp
+        deep = base + 2
+        first = 0   # masked by the depth test until set
+        second = 0
+        stop = stops[c]
+        for p in range(starts[c], stop):
+            v = coins[p]
+            sovf |= add_checked(total, v, &total)
+            # Fusion x <= M > v, strict on the right (see _reduce_loop): the same reduced
+            # form as every other kernel.
+            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+                ovf |= sub_checked(second, first, &t)
+                ovf |= add_checked(t, v, &v)
+                sp -= 2
+                # Below the component's base this reads entries of the component before,
+                # or the padding: masked by the depth test.
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+        if c >= n_rows:
+            # Fruitless (see _reduce_all_into): the stack's two bottom entries x <= M.
+            while sp - base >= 2 and (sp - 2)[0] <= (sp - 1)[0]:
+                ovf |= sub_checked((sp - 2)[0], (sp - 1)[0], &t)
+                if n_odd:
+                    ovf |= sub_checked(lost, t, &lost)
+                else:
+                    ovf |= add_checked(lost, t, &lost)
+                sp -= 2
+    coin_sum[0] = total
+    fruitless[0] = lost
+    overflow[0] |= ovf
+    sum_overflow[0] |= sovf
+    return sp - values
+
+
+cdef int _alternating_sum_narrow(int64_t *values, int64_t m, int64_t smallest,
+                                 uint64_t spread, int64_t *total) noexcept nogil:
+    """The entries values[0:m], largest first, with alternating signs, into ``total[0]``:
+    every entry is in [smallest, smallest + spread] and spread < 2^32, m < 2^31.
+
+    LSD radix sort of the 32-bit offsets ``value - smallest``, in passes of at most
+    _NARROW_DIGIT bits covering only the bits of ``spread``. The sorted entries x0 >= x1 >=
+    ... are summed as (x0 - x1) + (x2 - x3) + ... (each pair's difference at most the
+    spread, so the offsets' sum cannot overflow 64 bits) plus, for odd m, the smallest
+    entry: that equals the alternating sum, and every partial sum of it in sorted order lies
+    in [0, spread] or [smallest, largest], so it never overflows int64 either.
+
+    No scratch: the offsets overwrite the entries (the first 4 m bytes of ``values``) and
+    the sort's other half is the next 4 m bytes, memory the entries already touched (a
+    fresh page costs a page fault, about as much as sorting the entries on it). Always OK.
+    """
+    cdef uint32_t counts[3][1 << _NARROW_DIGIT]
+    cdef char *bytes = <char *> values
+    cdef uint32_t *keys = <uint32_t *> bytes
+    cdef uint32_t *spare = keys + m
+    cdef uint32_t *source
+    cdef uint32_t *target
+    cdef uint32_t *swap
+    cdef uint32_t key, mask, offset, count
+    cdef uint64_t high = 0, low = 0
+    cdef int64_t i, x
+    cdef int bits = 0, passes, width, d, shift, b
+    while bits < 32 and (spread >> bits) != 0:
+        bits += 1
+    if m == 0:
+        total[0] = 0
+        return OK
+    if bits == 0:  # all alike: the pairs cancel
+        total[0] = smallest if m & 1 else 0
+        return OK
+    passes = (bits + _NARROW_DIGIT - 1) // _NARROW_DIGIT
+    width = (bits + passes - 1) // passes
+    mask = (1u << width) - 1
+    memset(counts, 0, sizeof(counts))
+    for i in range(m):
+        # In place, through memcpy (the same bytes read as int64 and written as uint32):
+        # key i is written over bytes 4i to 4i + 4, entry i already read, entry i + 1 at 8i + 8.
+        memcpy(&x, bytes + 8 * i, 8)
+        key = <uint32_t> (<uint64_t> x - <uint64_t> smallest)
+        memcpy(bytes + 4 * i, &key, 4)
+        for d in range(passes):
+            counts[d][(key >> (d * width)) & mask] += 1
+    source = keys
+    target = spare
+    for d in range(passes):
+        shift = d * width
+        offset = 0
+        for b in range(1 << width):
+            count = counts[d][b]
+            counts[d][b] = offset
+            offset += count
+        for i in range(m):
+            key = source[i]
+            b = (key >> shift) & mask
+            target[counts[d][b]] = key
+            counts[d][b] += 1
+        swap = source
+        source = target
+        target = swap
+    # source is ascending: the pairs from the top.
+    i = m - 1
+    while i > 0:
+        high += source[i]
+        low += source[i - 1]
+        i -= 2
+    total[0] = <int64_t> (high - low)
+    if m & 1:
+        total[0] += smallest + <int64_t> source[0]
+    return OK
+
+
+cdef int _game_value_int(const int64_t[::1] coins, const int64_t[::1] starts,
+                         const int64_t[::1] stops, Py_ssize_t n_rows, int64_t total_coins,
+                         int64_t *value, int64_t *coin_sum, bint *sum_overflow) noexcept nogil:
+    """The value of a game of int64 coins, as ``_game_value`` computes it, and the sum of
+    its coins (into ``coin_sum[0]``, ``sum_overflow`` set on overflow): OK, OVERFLOW or
+    NO_MEMORY. O(n): one pass over the coins, one radix sort of the remaining entries.
+    Extra memory: n + 2 coins (of which the m <= n entries left after the reductions are
+    touched, and sorted there when their spread is under 2^32; otherwise m more 64-bit
+    keys)."""
+    cdef Py_ssize_t k = starts.shape[0]
+    cdef int64_t *values = NULL
+    cdef int64_t fruitless = 0, total = 0, smallest, largest, x, m, i
+    cdef int status = OK, result
+    cdef bint ovf = False
+    cdef int64_t kind = 0
+    values = _padded(<int64_t *> malloc((total_coins + 2) * sizeof(int64_t)))
+    if values == NULL:
+        value[0] = 0
+        return NO_MEMORY
+    m = _game_reduce_int(&coins[0], &starts[0], &stops[0], k, n_rows, total_coins, values,
+                         &fruitless, coin_sum, &ovf, sum_overflow)
+    if k == 1 and n_rows == 1:
+        total = _one_row_greedy(values, 0, m - 1, &ovf)
+    elif m > 0:
+        smallest = values[0]
+        largest = values[0]
+        for i in range(1, m):
+            x = values[i]
+            smallest = x if x < smallest else smallest
+            largest = x if x > largest else largest
+        if (<uint64_t> largest - <uint64_t> smallest) >> 32 == 0 and m < (<int64_t> 1 << 31):
+            status = _alternating_sum_narrow(values, m, smallest,
+                                             <uint64_t> largest - <uint64_t> smallest, &total)
+        else:
+            # Wide spreads: the keys of every entry, in place, and the 64-bit sort.
+            for i in range(m):
+                (<uint64_t *> values)[i] = _key(values[i])
+            result = _alternating_sum_sorted(<uint64_t *> values, m, &total, &kind)
+            status = NO_MEMORY if result == NO_MEMORY else OK
+            ovf |= result == OVERFLOW
+    free(values - 2)
+    ovf |= add_checked(total, fruitless, &total)
+    if ovf and status == OK:
+        status = OVERFLOW
+    value[0] = total
+    return status
+
+
 cdef int _game_value(const coin_t[::1] coins, const int64_t[::1] starts,
                      const int64_t[::1] stops, Py_ssize_t n_rows, int64_t total_coins,
                      coin_t *value, int64_t *bad_index) noexcept nogil:
@@ -2384,15 +2582,23 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
     ``_alternating_sum_sorted``), which beats the O(n log k) heap merge the play uses.
     Extra memory: one coin per coin of the game (n = the sum of stops - starts), plus
     O(k); for k > 1, at most n + m machine words at the peak, m <= n reduced entries (their
-    keys are gathered, the coins' scratch freed, then the sort's spare keys allocated).
+    keys are gathered, the coins' scratch freed, then the sort's spare keys allocated). On
+    int64 coins, one pass over the coins and no gathering (``_game_value_int``): n + 2 words,
+    the entries sorted in them when they are within 2^32 of each other.
     """
-    cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1
+    cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, coin_sum = 0
     cdef coin_t value = 0
     cdef int status = OK
+    cdef bint sum_overflow = False
     if starts.shape[0] == 0:
         return Status.OK, value
     with nogil:
-        status = _game_value(coins, starts, stops, n_rows, total_coins, &value, &bad_index)
+        if coin_t is int64_t:
+            status = _game_value_int(coins, starts, stops, n_rows, total_coins, &value,
+                                     &coin_sum, &sum_overflow)
+        else:
+            status = _game_value(coins, starts, stops, n_rows, total_coins, &value,
+                                 &bad_index)
     if status == NO_MEMORY:
         raise MemoryError()
     if status == NOT_FINITE:
@@ -2490,11 +2696,9 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         return Status.OK, (first, second)
     with nogil:
         if coin_t is int64_t:
-            status = _game_value(coins, starts, stops, n_rows, total_coins, &value,
-                                 &bad_index)
-            for c in range(k):
-                for p in range(starts[c], stops[c]):
-                    ovf |= add_checked(total, coins[p], &total)
+            # The coins' sum is taken in the value's pass over the coins.
+            status = _game_value_int(coins, starts, stops, n_rows, total_coins, &value,
+                                     &total, &ovf)
             # sum + value is twice what the first player takes: even, so halving is exact.
             ovf |= add_checked(total, value, &twice)
             first = twice // 2
