@@ -1,4 +1,5 @@
 import os
+import signal
 
 from hypothesis import HealthCheck, settings
 
@@ -10,3 +11,10 @@ settings.register_profile(
     "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# A process a shell starts in the background (`pytest &`, some CI runners) inherits SIGINT
+# ignored, and Python then leaves it ignored: Ctrl-C, and the tests' _thread.interrupt_main(),
+# would do nothing. The tests of Ctrl-C need Python's own handler, as in an interactive run
+# (child processes then start with SIGINT at its default, and Python installs it there too).
+if hasattr(signal, "SIGINT") and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
