@@ -45,8 +45,8 @@ def main() -> None:
               + f" | {coinsrow.cooperative_max(row)} |")
 
     rng = random.Random(args.seed)
-    loss = {h: 0 for h in HEURISTICS}
-    lost_games = {h: 0 for h in HEURISTICS}
+    loss = dict.fromkeys(HEURISTICS, 0)
+    lost_games = dict.fromkeys(HEURISTICS, 0)
     total_value = 0
     for _ in range(args.rows):
         row = [rng.randint(1, 100) for _ in range(args.length)]

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import dp_value
-from modes import machine_only
 
 from coinsrow import Profits, _batch, _core, profits, profits_many, value, values_many
+
+from modes import machine_only
+from oracles import dp_value
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import silver_dollar
 from coinsrow.__main__ import main
+
 from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent

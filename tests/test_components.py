@@ -23,15 +23,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from generators import random_game
 from hypothesis import given
 from hypothesis import strategies as st
-from modes import scaled
-from oracles import brute_solver, paper_value
 
 from coinsrow import Game, Move, simulate
 from coinsrow._bounds import Bounds, Starts, Stops
 from coinsrow._game import where
+
+from generators import random_game
+from modes import scaled
+from oracles import brute_solver, paper_value
 
 try:
     import pyarrow as pa

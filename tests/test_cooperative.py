@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import cooperative_brute, cooperative_dumb_dp, cooperative_exhaustive
-from generators import SMALL_STYLES, random_row
 
 import coinsrow
 from coinsrow import Game, cooperative_max, profits, simulate
+
+from generators import SMALL_STYLES, random_row
+from oracles import cooperative_brute, cooperative_dumb_dp, cooperative_exhaustive
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)

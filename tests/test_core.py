@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import coinsrow
 from coinsrow import Game, Profits, profits, value
-from oracles import brute_value, dp_table, dp_value, paper_value
+
 from generators import random_game, random_row
+from oracles import brute_value, dp_table, dp_value, paper_value
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)

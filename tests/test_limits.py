@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsrow import Game, Profits, best_move, play, profits, value
+
 from oracles import brute_value, dp_table, dp_value
 
 INT64_MAX = 2**63 - 1

@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coinsrow import Engine, Game, Move, best_move, play, value
-from oracles import brute_solver, dp_table
+
 from generators import SMALL_STYLES, random_game, random_row
+from oracles import brute_solver, dp_table
 
 
 def _check_row_play(row, order):

@@ -27,13 +27,14 @@ from typing import Any
 from unittest import mock
 
 import pytest
+
+from coinsrow import Engine, Game
+from coinsrow.__main__ import main
+
 from generators import random_game
 from generators import random_row as styled_row
 from modes import scaled
 from oracles import brute_forest_solver, brute_solver, dp_table
-
-from coinsrow import Engine, Game
-from coinsrow.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "your move> "
@@ -352,7 +353,7 @@ def test_random_rows_and_stacks_in_process_every_line_checked():
     played = 0
     while played < scaled(50):
         rows, stacks = random_game(rng, 9)
-        if not any(rows) and not any(stacks) or (len(rows) == 1 and not stacks):
+        if (not any(rows) and not any(stacks)) or (len(rows) == 1 and not stacks):
             continue
         played += 1
         human_first = rng.random() < 0.5

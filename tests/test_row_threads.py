@@ -29,6 +29,7 @@ import pytest
 import coinsrow
 from coinsrow import _core, play, profits, value
 from coinsrow._threads import row_split
+
 from generators import random_row
 from modes import machine_only, scaled
 from oracles import dp_table, dp_value

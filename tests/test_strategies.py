@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import brute_forest_value, brute_value, dp_value
-from generators import random_row
 
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
+
+from generators import random_row
+from oracles import brute_forest_value, brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
 ANY_GAME = ("optimal", "greedy", "random")  # usable on rows and stacks
