@@ -115,7 +115,7 @@ def cooperative_exhaustive(row: Sequence[Any]) -> Any:
 
 
 def cooperative_dumb_dp(row: Sequence[Any]) -> Any:
-    """Seed 003's bottom-up table: dumb[i][j] = sum(i..j) - min/max(dumb[i+1][j],
+    """The bottom-up "dumb opponent" table: dumb[i][j] = sum(i..j) - min/max(dumb[i+1][j],
     dumb[i][j-1]), the gain of the player to move at [i, j] (inclusive), min where the first
     player moves (she maximises her gain), max where the helper moves (he minimises his)."""
     n = len(row)

@@ -465,7 +465,7 @@ def test_broken_pipe_is_quiet():
 # -- demo and silver ---------------------------------------------------------------------
 
 
-def test_demo_solves_and_explains_the_seed_examples():
+def test_demo_solves_and_explains_the_textbook_example():
     result = run("demo")
     assert result.returncode == 0 and result.stderr == ""
     out = result.stdout

@@ -1,4 +1,4 @@
-"""cooperative_max: the first player's best total when the second helps (seeds 001 and 003)."""
+"""cooperative_max: the first player's best total when the second helps (a "dumb" opponent)."""
 
 from __future__ import annotations
 
@@ -83,10 +83,10 @@ def test_result_bounds_every_play():
                 assert simulate(row, first, second, seed=rng.random()).first <= best
 
 
-def test_seed_examples():
-    # Seed 004: "1, 2, 1000, 3, 4, 900": with a helping opponent she gets 900, 1000 and 4.
+def test_textbook_examples():
+    # 1, 2, 1000, 3, 4, 900: with a helping opponent she gets 900, 1000 and 4.
     assert cooperative_max([1, 2, 1000, 3, 4, 900]) == 1904
-    # Seed 001: {3, 2, 2, 3, 1, 2}: the three largest coins 3, 3, 2 are within reach.
+    # {3, 2, 2, 3, 1, 2}: the three largest coins 3, 3, 2 are within reach.
     assert cooperative_max([3, 2, 2, 3, 1, 2]) == 8
 
 

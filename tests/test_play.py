@@ -66,8 +66,8 @@ def test_play_on_other_number_types():
         _check_row_play(floats, list(play(floats)))
 
 
-def test_play_seed_example():
-    # seed 004: 1, 2, 1000, 3, 4, 900 -- the first player takes 900, then 1 and 1000.
+def test_play_textbook_example():
+    # 1, 2, 1000, 3, 4, 900 -- the first player takes 900, then 1 and 1000.
     row = [1, 2, 1000, 3, 4, 900]
     order = list(play(row))
     assert [row[p] for p in order[0::2]] == [900, 1, 1000]

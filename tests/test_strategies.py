@@ -146,11 +146,11 @@ def test_parity_never_loses_on_even_rows():
             assert playout.first + playout.second == sum(row)
 
 
-def test_parity_loses_to_optimal_play_where_the_seeds_say():
-    # Seed 001: {3, 2, 2, 3, 1, 2}: parity takes the even-numbered coins, 7; optimal gets 8.
+def test_parity_loses_to_optimal_play_on_the_textbook_rows():
+    # {3, 2, 2, 3, 1, 2}: parity takes the even-numbered coins, 7; optimal gets 8.
     assert simulate([3, 2, 2, 3, 1, 2], "parity", "optimal").first == 7
     assert simulate([3, 2, 2, 3, 1, 2], "optimal", "optimal").first == 8
-    # Seed 004: 1, 2, 1000, 3, 4, 900: parity takes 1, 1000 and 4.
+    # 1, 2, 1000, 3, 4, 900: parity takes 1, 1000 and 4.
     assert simulate([1, 2, 1000, 3, 4, 900], "parity", "optimal").first == 1005
 
 
@@ -238,7 +238,7 @@ def test_lookahead_follows_seed_004():
             choose_right = rest[-1] - max(rest[0], rest[-2])
             expected = "left" if choose_left >= choose_right else "right"
             assert playout.moves[t].end == expected, (rest, playout.moves[t])
-    # Seed 004's examples: on 1, 2, 6, 4 the heuristic takes... 1 - max(2, 4) = -3 against
+    # The textbook rows: on 1, 2, 6, 4 the heuristic takes... 1 - max(2, 4) = -3 against
     # 4 - max(1, 6) = -2: the right end, 4.
     assert simulate([1, 2, 6, 4], "lookahead", "optimal").moves[0].coin == 4
     assert simulate([1, 2, 1000, 3, 4, 900], "lookahead", "optimal").first == 1901
