@@ -10,7 +10,7 @@ matplotlib for the plot are optional (the table says what was left out).
 What it measures, on the same inputs, median of several runs, methods interleaved run by run
 so that the noise of a shared machine hits them alike:
 
-- the goals of the core and optimal-play issues: ``value()`` vs ``a.sum()`` vs a plain C loop of
+- the goals of the core and of optimal play: ``value()`` vs ``a.sum()`` vs a plain C loop of
   the paper's pseudocode (``plain_loop.c``, -O2) on 10^7 random int64 coins; peak extra memory;
   ``Game.value()`` on 20,000 rows + 20,000 stacks vs ``value()`` on the same coins as one row;
   ``play()`` vs ``value()``; a whole self-play through ``best_move()``/``take()``;
@@ -418,7 +418,7 @@ def ns_per(seconds: float, n: int) -> str:
 
 def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     rng = np.random.default_rng(SEED)
-    rep.say("## Goals of the core and optimal-play issues")
+    rep.say("## Goals of the core and of optimal play")
     rep.say()
     results: dict[str, Any] = {}
 
