@@ -422,7 +422,7 @@ def test_flat_buffer_without_offsets():
             values_many(flat)
     with pytest.raises(TypeError, match="game 0 is 3, a number, not a row"):
         values_many([3, 1, 2])
-    with pytest.raises(TypeError, match="game 1 is 2.5, a number"):
+    with pytest.raises(TypeError, match=r"game 1 is 2\.5, a number"):
         profits_many([[1], 2.5])
     with pytest.raises(TypeError, match="rows must be a sequence"):
         values_many(5)

@@ -44,7 +44,7 @@ def test_small_rows_against_every_play():
         assert cooperative_max(row) == cooperative_exhaustive(row), row
 
 
-def test_rows_up_to_200_against_the_seed_003_dp():
+def test_rows_up_to_200_against_the_dumb_opponent_dp():
     rng = random.Random(3003)
     for n in list(range(13, 40)) + [rng.randint(40, 200) for _ in range(12)] + [199, 200]:
         row = random_row(rng, n, SMALL_STYLES)
@@ -52,7 +52,7 @@ def test_rows_up_to_200_against_the_seed_003_dp():
 
 
 @given(st.lists(st.integers(-20, 20), max_size=40))
-def test_hypothesis_against_the_seed_003_dp(row):
+def test_hypothesis_against_the_dumb_opponent_dp(row):
     assert cooperative_max(row) == cooperative_dumb_dp(row)
 
 
@@ -105,7 +105,8 @@ def test_big_ints_near_the_int64_limits_fall_back_exactly():
     for _ in range(40):
         row = [rng.randint(2**58, 2**60) for _ in range(rng.randint(10, 60))]
         assert cooperative_max(row) == cooperative_dumb_dp(row)
-        wide = [x * 2**70 - rng.randint(0, 5) for x in random_row(rng, rng.randint(0, 40), SMALL_STYLES)]
+        wide = [x * 2**70 - rng.randint(0, 5)
+                for x in random_row(rng, rng.randint(0, 40), SMALL_STYLES)]
         assert cooperative_max(wide) == cooperative_dumb_dp(wide)
     # Absolute sums just below and just above int64: the kernel's unchecked path (taken when
     # no sum can overflow) and its checked path meet here.
@@ -129,7 +130,8 @@ def test_floats_approximately_and_exactly_when_sums_are_exact():
         assert type(got) is float
         assert math.isclose(got, cooperative_dumb_dp(row), rel_tol=1e-9, abs_tol=1e-3)
         assert cooperative_max(np.array(row)) == got
-        quarters = [x / 4 for x in random_row(rng, rng.randint(1, 60), SMALL_STYLES)]  # exact in binary
+        # exact in binary
+        quarters = [x / 4 for x in random_row(rng, rng.randint(1, 60), SMALL_STYLES)]
         assert cooperative_max(quarters) == cooperative_dumb_dp(quarters)
         assert cooperative_max(array("d", quarters)) == cooperative_max(quarters)
     mixed = [1, 2.5, 3]
@@ -151,7 +153,8 @@ def test_fractions_and_decimals_exactly():
         assert ints == [] or type(got) is Decimal
     # Beyond the default 28 digits of the decimal context: still exact.
     row = [Decimal("1e30"), Decimal(0), Decimal("1e-30")]
-    assert cooperative_max(row) == Decimal("1000000000000000000000000000000.000000000000000000000000000001")
+    assert cooperative_max(row) == Decimal("1000000000000000000000000000000."
+                                           "000000000000000000000000000001")
 
 
 def test_every_buffer_type_gives_the_list_answer():
@@ -189,7 +192,7 @@ def test_bad_input_is_a_clear_error_and_changes_nothing():
         cooperative_max("123")
     with pytest.raises(TypeError, match="Game"):
         cooperative_max(Game(rows=[[1, 2]]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="row must be 1-dimensional"):
         cooperative_max(np.zeros((2, 2)))
     values = [5, -3, 2**70, 4]
     copy = list(values)
@@ -210,7 +213,8 @@ def test_read_only_arrays():
 
 def test_many_threads_at_once_get_the_right_answers():
     rng = random.Random(3010)
-    rows = [np.array(random_row(rng, rng.randint(100, 400), SMALL_STYLES), dtype=np.int64) for _ in range(24)]
+    rows = [np.array(random_row(rng, rng.randint(100, 400), SMALL_STYLES), dtype=np.int64)
+            for _ in range(24)]
     expected = [cooperative_dumb_dp(r.tolist()) for r in rows[:6]] * 4
     shared = rows[:6] * 4  # the same arrays read by several threads
     with ThreadPoolExecutor(max_workers=4) as pool:

@@ -310,7 +310,7 @@ def test_empty_rows(name):
     assert got == 0 and type(got) is kind
     assert profits(make()) == (0, 0)
     assert list(play(make())) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the row is empty: there is no move"):
         best_move(make())
     g = Game(rows=[make()], stacks=[make()])
     assert g.value() == 0 and g.play() == [] and g.moves() == [] and len(g) == 0

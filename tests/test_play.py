@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from array import array
 from fractions import Fraction
 
@@ -79,7 +80,7 @@ def test_best_move_is_the_first_move_of_play_and_optimal(row):
     """One tie rule: best_move(row) is play(row)'s first move, the Engine's and the Game's
     (the end whose end block of the reduced row is larger, left on equal blocks)."""
     if not row:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="the row is empty: there is no move"):
             best_move(row)
         return
     d = dp_table(row)
@@ -156,7 +157,7 @@ def test_best_move_and_take_follow_the_line():
             seen.append(m)
             g = g.take(m)
         assert seen == line
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="the game is over: no coin is left"):
             g.best_move()
 
 
@@ -192,19 +193,19 @@ def _state(g, rows, stacks):
 def test_take_rejects_illegal_moves():
     g = Game(rows=[[1, 2, 3]], stacks=[[4, 5]])
     bad = [
-        Move("row", 0, "left", 1, 2),  # not the coin at that end
-        Move("row", 0, "left", 0, 9),  # wrong coin value
-        Move("row", 1, "left", 0, 1),  # no such row
-        Move("row", 0, "top", 0, 1),  # rows have no top
-        Move("stack", 0, "left", 0, 4),  # stacks only have a top
-        Move("stack", 0, "top", 1, 5),  # not the top
-        Move("tree", 0, "root", 0, 1),
-        ("row", 0),
-        "left",
-        None,
+        (Move("row", 0, "left", 1, 2), "the coin there is"),  # not the coin at that end
+        (Move("row", 0, "left", 0, 9), "the coin there is"),  # wrong coin value
+        (Move("row", 1, "left", 0, 1), "no such 'row' with index 1"),
+        (Move("row", 0, "top", 0, 1), "a row's end is 'left' or 'right'"),
+        (Move("stack", 0, "left", 0, 4), "a stack is taken from its 'top'"),
+        (Move("stack", 0, "top", 1, 5), "the coin there is"),  # not the top
+        (Move("tree", 0, "root", 0, 1), "this game has no forest"),
+        (("row", 0), "('row', 0) is not a Move(kind, index, end, position, coin)"),
+        ("left", "'left' names an end of a one-row game"),
+        (None, "None is not a Move(kind, index, end, position, coin)"),
     ]
-    for move in bad:
-        with pytest.raises(ValueError):
+    for move, message in bad:
+        with pytest.raises(ValueError, match=re.escape(message)):
             g.take(move)
     assert g.rows == ((1, 2, 3),) and g.stacks == ((4, 5),)
     empty = Game(rows=[[]])
