@@ -38,10 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import coinsrow
+
+HERE = Path(__file__).resolve().parent
 
 COINS_PER_COMPONENT = 10
 

@@ -30,8 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import coinsrow  # noqa: E402
-from coinsrow import Engine, Intervals, _core, pizza  # noqa: E402
+import coinsrow
+from coinsrow import Engine, Intervals, _core, pizza
 
 
 def rows(n: int, seed: int = 1) -> dict[str, np.ndarray]:

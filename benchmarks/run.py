@@ -10,7 +10,7 @@ matplotlib for the plot are optional (the table says what was left out).
 What it measures, on the same inputs, median of several runs, methods interleaved run by run
 so that the noise of a shared machine hits them alike:
 
-- the goals of the core and optimal-play issues: ``value()`` vs ``a.sum()`` vs a plain C loop of
+- the goals of the core and of optimal play: ``value()`` vs ``a.sum()`` vs a plain C loop of
   the paper's pseudocode (``plain_loop.c``, -O2) on 10^7 random int64 coins; peak extra memory;
   ``Game.value()`` on 20,000 rows + 20,000 stacks vs ``value()`` on the same coins as one row;
   ``play()`` vs ``value()``; a whole self-play through ``best_move()``/``take()``;
@@ -48,8 +48,9 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -417,7 +418,7 @@ def ns_per(seconds: float, n: int) -> str:
 
 def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     rng = np.random.default_rng(SEED)
-    rep.say("## Goals of the core and optimal-play issues")
+    rep.say("## Goals of the core and of optimal play")
     rep.say()
     results: dict[str, Any] = {}
 
@@ -431,8 +432,8 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     t = compare(methods, 5 if quick else 11)
     rows = [[name, ns_per(s, n), f"{s / t['a.sum()']:.1f}x"] for name, s in t.items()]
     rep.say(f"**value() on {n:,} random int64 coins** (uniform in [0, 10^9)), median of "
-            f"{5 if quick else 11} single calls, the methods taking turns. Goal: no slower than the plain C loop of the "
-            "paper's pseudocode (gcc -O2), aim <= 12x `a.sum()`.")
+            f"{5 if quick else 11} single calls, the methods taking turns. Goal: no slower than "
+            "the plain C loop of the paper's pseudocode (gcc -O2), aim <= 12x `a.sum()`.")
     rep.say()
     rep.table(["method", "ns/coin", "time / a.sum()"], rows)
     results["value_vs_sum"] = {"n": n, "seconds": t}
@@ -446,7 +447,7 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
                        ("NumPy int32 (converted once)", b.astype(np.int32)),
                        ("NumPy int64, strided view (copied)", np.repeat(b, 2)[::2]),
                        ("Python list of int", b.tolist())]:
-        peak = peak_bytes(lambda: coinsrow.value(arg, threads=1))
+        peak = peak_bytes(lambda arg=arg: coinsrow.value(arg, threads=1))
         mem_rows.append([f"value(), {label}", f"{peak / m:.2f}"])
     for label, fn in [("play(), NumPy int64", lambda: coinsrow.play(b, threads=1)),
                       ("Game(rows=[a]).value(), NumPy int64",
@@ -483,7 +484,7 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     build_times, value_times, row_times = [], [], []
     for _ in range(3 if quick else 5):
         g: list = []
-        build_times.append(once(lambda: g.append(coinsrow.Game(rows=rows_, stacks=stacks_))))
+        build_times.append(once(lambda g=g: g.append(coinsrow.Game(rows=rows_, stacks=stacks_))))
         value_times.append(once(g[0].value))  # a fresh Game: nothing cached
         row_times.append(once(lambda: coinsrow.value(coins, threads=1)))
     tb, tg, tr = median(build_times), median(value_times), median(row_times)
@@ -545,14 +546,14 @@ def scaling(rep: Report, plain: PlainC, quick: bool) -> dict[str, dict[int, floa
     sizes = [10**e for e in range(2, max_exp + 1)]
     # method: (function of (array, list), exponent of n in its cost)
     methods: dict[str, tuple[Callable[[np.ndarray, list], Any], float]] = {
-        "coinsrow.value()": (lambda a, l: coinsrow.value(a, threads=1), 1.0),
+        "coinsrow.value()": (lambda a, as_list: coinsrow.value(a, threads=1), 1.0),
     }
     if plain.lib is not None:
-        methods["plain C loop (-O2)"] = (lambda a, l: plain.value(a), 1.0)
-    methods["numpy a.sum()"] = (lambda a, l: a.sum(), 1.0)
-    methods["pure Python O(n)"] = (lambda a, l: python_linear(l), 1.0)
-    methods["DP O(n^2), NumPy by diagonals"] = (lambda a, l: numpy_dp(a), 2.0)
-    methods["DP O(n^2), pure Python"] = (lambda a, l: python_dp(l), 2.0)
+        methods["plain C loop (-O2)"] = (lambda a, as_list: plain.value(a), 1.0)
+    methods["numpy a.sum()"] = (lambda a, as_list: a.sum(), 1.0)
+    methods["pure Python O(n)"] = (lambda a, as_list: python_linear(as_list), 1.0)
+    methods["DP O(n^2), NumPy by diagonals"] = (lambda a, as_list: numpy_dp(a), 2.0)
+    methods["DP O(n^2), pure Python"] = (lambda a, as_list: python_dp(as_list), 2.0)
     times: dict[str, dict[int, float]] = {m: {} for m in methods}
     notes: dict[str, dict[int, str]] = {m: {} for m in methods}
     repeats: dict[str, dict[int, int]] = {m: {} for m in methods}
@@ -576,7 +577,8 @@ def scaling(rep: Report, plain: PlainC, quick: bool) -> dict[str, dict[int, floa
             got = fn(a, as_list)
             if name != "numpy a.sum()" and got != expected:
                 raise AssertionError(f"{name} gives {got}, value() gives {expected} (n={n})")
-            seconds, count = adaptive(lambda: fn(a, as_list), budget=6.0 if quick else 20.0,
+            seconds, count = adaptive(lambda fn=fn, a=a, as_list=as_list: fn(a, as_list),
+                                      budget=6.0 if quick else 20.0,
                                       max_repeats=5 if quick else 7)
             times[name][n] = seconds
             repeats[name][n] = count
@@ -646,24 +648,24 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
         want = coinsrow.value(a, threads=1)
         methods: dict[str, Callable[[], Any]] = {}
         if plain.lib is not None:
-            methods["C"] = lambda: plain.value(a)
+            methods["C"] = lambda a=a: plain.value(a)
             assert plain.value(a) == want, kind
-        methods["value"] = lambda: coinsrow.value(a, threads=1)
-        methods["profits"] = lambda: coinsrow.profits(a, threads=1)
+        methods["value"] = lambda a=a: coinsrow.value(a, threads=1)
+        methods["profits"] = lambda a=a: coinsrow.profits(a, threads=1)
         assert coinsrow.value(a, threads=2) == want and coinsrow.profits(a, threads=1)[0] * 2 \
             == int(a.sum()) + want, kind
         t = compare(methods, repeats)
         # play() against value() at 10^6 coins (the goal's size), in batches.
         b = a[:n_play] if n > n_play else a
-        tp = compare_batches({"value": lambda: coinsrow.value(b, threads=1),
-                              "play": lambda: coinsrow.play(b, threads=1)}, repeats)
+        tp = compare_batches({"value": lambda b=b: coinsrow.value(b, threads=1),
+                              "play": lambda b=b: coinsrow.play(b, threads=1)}, repeats)
         # Float rows: the same coins as float64 (value and each player's exact sum).
         f = a.astype(np.float64) / 3
-        tf = compare({"value": lambda: coinsrow.value(f, threads=1),
-                      "profits": lambda: coinsrow.profits(f, threads=1)}, repeats)
+        tf = compare({"value": lambda f=f: coinsrow.value(f, threads=1),
+                      "profits": lambda f=f: coinsrow.profits(f, threads=1)}, repeats)
         # Two threads against one, in wall time.
-        tw = wall_compare({"1": lambda: coinsrow.value(a, threads=1),
-                           "2": lambda: coinsrow.value(a, threads=2)}, repeats)
+        tw = wall_compare({"1": lambda a=a: coinsrow.value(a, threads=1),
+                           "2": lambda a=a: coinsrow.value(a, threads=2)}, repeats)
         row = [kind]
         if plain.lib is not None:
             row += [ns_per(t["C"], n), ns_per(t["value"], n), f"{t['value'] / t['C']:.2f}x"]
@@ -673,7 +675,7 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
                 f"{tf['profits'] / tf['value']:.2f}x", f"{tw['2'] / tw['1']:.2f}x"]
         rows.append(row)
         data[kind] = {"n": n, "cpu": t, "play_vs_value": tp, "float": tf, "wall": tw}
-        del a, b, f
+        del a, b, f, methods  # methods holds a too: free it before the next array
     rep.say(f"## Every family of rows, {n:,} int64 coins, one thread")
     rep.say()
     rep.say(FAMILY_NOTES)
@@ -703,10 +705,10 @@ def threads_scaling(rep: Report, plain: PlainC, quick: bool) -> None:
         want = coinsrow.value(a, threads=1)
         methods: dict[str, Callable[[], Any]] = {}
         if plain.lib is not None:
-            methods["C"] = lambda: plain.value(a)
-            methods["C halves, 2 threads"] = lambda: plain.halves_on_two_threads(a)
-        methods["1 thread"] = lambda: coinsrow.value(a, threads=1)
-        methods["2 threads"] = lambda: coinsrow.value(a, threads=2)
+            methods["C"] = lambda a=a: plain.value(a)
+            methods["C halves, 2 threads"] = lambda a=a: plain.halves_on_two_threads(a)
+        methods["1 thread"] = lambda a=a: coinsrow.value(a, threads=1)
+        methods["2 threads"] = lambda a=a: coinsrow.value(a, threads=2)
         methods["a.sum()"] = a.sum
         for k in (2, 3):
             assert coinsrow.value(a, threads=k) == want, kind
@@ -717,7 +719,7 @@ def threads_scaling(rep: Report, plain: PlainC, quick: bool) -> None:
                      (f"{t['C halves, 2 threads'] / t['C']:.2f}x" if "C" in t else "-"),
                      f"{t['a.sum()'] / base:.3f}x"])
         data[kind] = {"n": n, "wall": t}
-        del a
+        del a, methods  # methods holds a too: free it before the next array
     rep.say(f"## One row on two threads, {n:,} int64 coins (wall time)")
     rep.say()
     rep.say(f"Median of {repeats} calls, the methods taking turns. Goals: value() on 2 "
@@ -751,7 +753,8 @@ def components(rep: Report, quick: bool) -> None:
             builds, values = [], []
             for _ in range(3):
                 holder: list = []
-                builds.append(once(lambda: holder.append(coinsrow.Game(**kwargs))))
+                builds.append(once(lambda holder=holder, kwargs=kwargs:
+                                   holder.append(coinsrow.Game(**kwargs))))
                 values.append(once(holder[0].value))
             tb, tv = median(builds), median(values)
             rows.append([f"{k:,}", layout, f"{size:,}", fmt_time(tv),
@@ -773,9 +776,9 @@ def play_vs_value(rep: Report, quick: bool) -> None:
     for e in range(3, 7 if quick else 8):
         n = 10**e
         a = rng.integers(0, 10**9, n, dtype=np.int64)
-        t = compare_batches({"value": lambda: coinsrow.value(a, threads=1),
-                             "play": lambda: coinsrow.play(a, threads=1),
-                             "profits": lambda: coinsrow.profits(a, threads=1)}, 5)
+        t = compare_batches({"value": lambda a=a: coinsrow.value(a, threads=1),
+                             "play": lambda a=a: coinsrow.play(a, threads=1),
+                             "profits": lambda a=a: coinsrow.profits(a, threads=1)}, 5)
         rows.append([f"10^{e}", fmt_time(t["value"]), fmt_time(t["profits"]),
                      fmt_time(t["play"]), f"{t['play'] / t['value']:.2f}x"])
     rep.say("## play() vs value() (random int64 coins)")
@@ -801,8 +804,9 @@ def cooperative(rep: Report, quick: bool) -> None:
         row = rng.integers(0, 10**9, n, dtype=np.int64).tolist()
         got, want = coinsrow.cooperative_max(row), python_cooperative(row)
         agree = "yes" if got == want else f"NO ({got} vs {want})"
-        t_lib = adaptive(lambda: coinsrow.cooperative_max(row), budget=5.0, max_repeats=5)[0]
-        t_py = adaptive(lambda: python_cooperative(row), budget=5.0 if quick else 30.0,
+        t_lib = adaptive(lambda row=row: coinsrow.cooperative_max(row), budget=5.0,
+                         max_repeats=5)[0]
+        t_py = adaptive(lambda row=row: python_cooperative(row), budget=5.0 if quick else 30.0,
                         max_repeats=5)[0]
         rows.append([f"{n:,}", fmt_time(t_lib), fmt_time(t_py), f"{t_py / t_lib:.1f}x", agree])
     rep.say("## cooperative_max vs a pure-Python O(n^2) DP (random coins)")

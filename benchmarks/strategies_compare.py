@@ -2,8 +2,9 @@
 
     python benchmarks/strategies_compare.py [--rows 2000] [--length 20] [--seed 1]
 
-1. The seed rows: what each strategy collects moving first against an optimal opponent,
-   next to the optimal total and the cooperative maximum (the second player helping).
+1. The textbook rows (where the even/odd strategy is not optimal): what each strategy
+   collects moving first against an optimal opponent, next to the optimal total and the
+   cooperative maximum (the second player helping).
 2. Random rows (even length, so the parity strategy applies; coins uniform in 1..100): the
    average loss of each heuristic against optimal play, in points of margin (own total minus
    the opponent's) below the value of the row, and how often it loses the game outright.
@@ -21,9 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import coinsrow
 
 HEURISTICS = ("optimal", "greedy", "lookahead", "parity", "random")
-SEED_ROWS = {
-    "seed 004": [1, 2, 1000, 3, 4, 900],
-    "seed 001": [3, 2, 2, 3, 1, 2],
+# The two rows the coins-in-a-line write-ups use to show the even/odd strategy is not optimal.
+TEXTBOOK_ROWS = {
+    "big coins inside": [1, 2, 1000, 3, 4, 900],
+    "even/odd one short": [3, 2, 2, 3, 1, 2],
 }
 
 
@@ -39,14 +41,14 @@ def main() -> None:
     print("Moving first against an optimal opponent (first player's total):\n")
     print("| row | " + " | ".join(HEURISTICS) + " | cooperative_max |")
     print("|---" * (len(HEURISTICS) + 2) + "|")
-    for label, row in SEED_ROWS.items():
+    for label, row in TEXTBOOK_ROWS.items():
         totals = [coinsrow.simulate(row, h, "optimal", seed=args.seed).first for h in HEURISTICS]
         print(f"| {label} `{row}` | " + " | ".join(map(str, totals))
               + f" | {coinsrow.cooperative_max(row)} |")
 
     rng = random.Random(args.seed)
-    loss = {h: 0 for h in HEURISTICS}
-    lost_games = {h: 0 for h in HEURISTICS}
+    loss = dict.fromkeys(HEURISTICS, 0)
+    lost_games = dict.fromkeys(HEURISTICS, 0)
     total_value = 0
     for _ in range(args.rows):
         row = [rng.randint(1, 100) for _ in range(args.length)]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import gc
-import math
 import numbers
 import os
 import struct

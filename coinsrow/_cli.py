@@ -791,8 +791,8 @@ def demo(out: TextIO) -> int:
 
 def silver(argv: list[str], out: TextIO) -> int:
     parser = _Parser(prog=f"{PROG} silver",
-                     description="The Silver Dollar game (the CodeChef problem 'A Coin Game', September 2009): "
-                                 "coins on cells 1, 2, ...; "
+                     description="The Silver Dollar game (the CodeChef problem 'A Coin Game', "
+                                 "September 2009): coins on cells 1, 2, ...; "
                                  "a move slides a coin left to an empty cell without jumping; "
                                  "who cannot move loses. Prints the winner and the preferred "
                                  "winning move (leftmost coin, furthest left).")

@@ -269,7 +269,7 @@ def _check_decimal_digits(decimals: list, where: str) -> None:
     low_index = high_index = -1
     input_digits = 0
     for index, d in enumerate(decimals):
-        sign, digits, exponent = d.as_tuple()
+        _sign, digits, exponent = d.as_tuple()
         input_digits += len(digits)
         if exponent < low:
             low, low_index = exponent, index

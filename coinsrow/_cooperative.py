@@ -13,9 +13,9 @@ __all__ = ["cooperative_max"]
 def cooperative_max(row: Any) -> Number:
     """The largest total the first player can collect on one row when the second player helps.
 
-    The "dumb opponent" of the seeds: both players pick their moves to maximise the first
-    player's coins, so this is the maximum of her total over all plays of the row. ``0`` for
-    an empty row. Exact like ``value``: ints give an ``int`` (int64 overflow is redone on
+    The game against a "dumb" (helping) opponent: both players pick their moves to maximise
+    the first player's coins, so this is the maximum of her total over all plays of the row.
+    ``0`` for an empty row. Exact like ``value``: ints give an ``int`` (int64 overflow is redone on
     Python ints), floats a ``float``, ``Fraction``/``Decimal`` their own type.
 
     O(n^2) time and O(n) memory: an interval DP by sub-row lengths that keeps one diagonal.

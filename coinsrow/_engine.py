@@ -30,8 +30,11 @@ from ._moves import Move, MoveError, Position, moves, resolve
 __all__ = ["Engine"]
 
 
-def _new_move(fields: tuple,
-              _new: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)) -> Move:
+# tuple.__new__ typed as the Move constructor it stands for in _new_move.
+_TUPLE_NEW: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
+
+
+def _new_move(fields: tuple, _new: Callable[[type[Move], tuple], Move] = _TUPLE_NEW) -> Move:
     """``Move(*fields)`` without the NamedTuple constructor's argument parsing (hot path)."""
     return _new(Move, fields)
 

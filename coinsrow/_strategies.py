@@ -1,4 +1,4 @@
-"""Strategies and playouts: pit the optimal player against the heuristics of the seeds.
+"""Strategies and playouts: pit the optimal player against simple heuristics.
 
 A strategy chooses a move in a position: it is one of the names in ``STRATEGY_NAMES`` or any
 callable ``f(game) -> Move``. ``simulate`` plays a whole game between two strategies.
@@ -27,7 +27,7 @@ import random
 from array import array
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 from ._dispatch import EXACT_DECIMAL, Coins, Number
 from ._engine import Engine
@@ -36,7 +36,7 @@ from ._moves import End, MoveError, move_at
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 
-Strategy = Union[str, Callable[[Game], Any]]
+Strategy = str | Callable[[Game], Any]
 
 STRATEGY_NAMES = ("optimal", "greedy", "parity", "lookahead", "random")
 

@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Sequence
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
 
 
 def dp_table(row: Sequence[Any]) -> list[list[Any]]:
@@ -18,7 +19,7 @@ def dp_table(row: Sequence[Any]) -> list[list[Any]]:
     zero = row[0] - row[0] if n else 0
     d = [[zero] * (n + 1) for _ in range(n + 1)]
     for length in range(1, n + 1):
-        for i in range(0, n - length + 1):
+        for i in range(n - length + 1):
             j = i + length
             left = row[i] - d[i + 1][j]
             right = row[j - 1] - d[i][j - 1]
@@ -78,7 +79,7 @@ def cooperative_brute(row: Sequence[Any]) -> Any:
     row = tuple(row)
     n = len(row)
 
-    @lru_cache(maxsize=None)
+    @cache
     def most(i: int, j: int) -> Any:
         if i == j:
             return 0
@@ -114,7 +115,7 @@ def cooperative_exhaustive(row: Sequence[Any]) -> Any:
 
 
 def cooperative_dumb_dp(row: Sequence[Any]) -> Any:
-    """Seed 003's bottom-up table: dumb[i][j] = sum(i..j) - min/max(dumb[i+1][j],
+    """The bottom-up "dumb opponent" table: dumb[i][j] = sum(i..j) - min/max(dumb[i+1][j],
     dumb[i][j-1]), the gain of the player to move at [i, j] (inclusive), min where the first
     player moves (she maximises her gain), max where the helper moves (he minimises his)."""
     n = len(row)
@@ -149,7 +150,7 @@ def brute_forest_solver(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence
     values = tuple(values)
     parent_bits = tuple(0 if p < 0 else 1 << p for p in parents)
 
-    @lru_cache(maxsize=None)
+    @cache
     def solve(bounds: tuple, tops: tuple, present: int) -> Any:
         best = None
         for c, (i, j) in enumerate(bounds):

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import dp_value
-from modes import machine_only
 
 from coinsrow import Profits, _batch, _core, profits, profits_many, value, values_many
+
+from modes import machine_only
+from oracles import dp_value
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -421,7 +422,7 @@ def test_flat_buffer_without_offsets():
             values_many(flat)
     with pytest.raises(TypeError, match="game 0 is 3, a number, not a row"):
         values_many([3, 1, 2])
-    with pytest.raises(TypeError, match="game 1 is 2.5, a number"):
+    with pytest.raises(TypeError, match=r"game 1 is 2\.5, a number"):
         profits_many([[1], 2.5])
     with pytest.raises(TypeError, match="rows must be a sequence"):
         values_many(5)

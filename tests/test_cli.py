@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import silver_dollar
 from coinsrow.__main__ import main
+
 from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -464,7 +465,7 @@ def test_broken_pipe_is_quiet():
 # -- demo and silver ---------------------------------------------------------------------
 
 
-def test_demo_solves_and_explains_the_seed_examples():
+def test_demo_solves_and_explains_the_textbook_example():
     result = run("demo")
     assert result.returncode == 0 and result.stderr == ""
     out = result.stdout

@@ -26,6 +26,7 @@ import pytest
 from coinsrow import Game, _cli
 from coinsrow._cli import MAX_DIGITS, main
 from coinsrow._svg import MAX_COINS, game_svg
+
 from modes import machine_only
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,15 +23,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from generators import random_game
 from hypothesis import given
 from hypothesis import strategies as st
-from modes import scaled
-from oracles import brute_solver, paper_value
 
 from coinsrow import Game, Move, simulate
 from coinsrow._bounds import Bounds, Starts, Stops
 from coinsrow._game import where
+
+from generators import random_game
+from modes import scaled
+from oracles import brute_solver, paper_value
 
 try:
     import pyarrow as pa
@@ -301,13 +302,13 @@ def test_a_bad_component_among_many_is_named(case, good):
 
 def test_the_first_bad_component_is_reported():
     rows = [[1, 2]] * 10 + [[1, None]] + [[2, "x"]]
-    with pytest.raises(TypeError, match="^row 10: coin at index 1 is None"):
+    with pytest.raises(TypeError, match=r"^row 10: coin at index 1 is None"):
         Game(rows=rows, stacks=[[float("nan")]])
-    with pytest.raises(ValueError, match="^stack 0: coin at index 0 is nan"):
+    with pytest.raises(ValueError, match=r"^stack 0: coin at index 0 is nan"):
         Game(rows=[[1.0, 2.0]] * 50, stacks=[[float("nan")]])
-    with pytest.raises(TypeError, match="^stacks must be a sequence of stacks, got int"):
+    with pytest.raises(TypeError, match=r"^stacks must be a sequence of stacks, got int"):
         Game(rows=[[1]] * 5, stacks=7)
-    with pytest.raises(TypeError, match="^row 3: coin at index 0 is 'y'"):
+    with pytest.raises(TypeError, match=r"^row 3: coin at index 0 is 'y'"):
         Game(rows=[[1]] * 3 + [["y"]], stacks=7)  # the rows' errors come first
 
 
@@ -556,7 +557,7 @@ def test_random_plays_what_its_definition_plays():
         seed = rng.random()
         chooser = random.Random(seed)
 
-        def uniform(position: Game) -> Move:
+        def uniform(position: Game, chooser: random.Random = chooser) -> Move:
             legal = position.moves()
             return legal[chooser.randrange(len(legal))]
 
@@ -571,7 +572,7 @@ def test_a_user_strategy_sees_the_current_position():
         game = Game(rows=rows, stacks=stacks)
         seen: list[Game] = []
 
-        def watcher(position: Game) -> Move:
+        def watcher(position: Game, seen: list[Game] = seen) -> Move:
             seen.append(position)
             return position.moves()[-1]
 

@@ -1,4 +1,4 @@
-"""cooperative_max: the first player's best total when the second helps (seeds 001 and 003)."""
+"""cooperative_max: the first player's best total when the second helps (a "dumb" opponent)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import cooperative_brute, cooperative_dumb_dp, cooperative_exhaustive
-from generators import SMALL_STYLES, random_row
 
 import coinsrow
 from coinsrow import Game, cooperative_max, profits, simulate
+
+from generators import SMALL_STYLES, random_row
+from oracles import cooperative_brute, cooperative_dumb_dp, cooperative_exhaustive
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -43,7 +44,7 @@ def test_small_rows_against_every_play():
         assert cooperative_max(row) == cooperative_exhaustive(row), row
 
 
-def test_rows_up_to_200_against_the_seed_003_dp():
+def test_rows_up_to_200_against_the_dumb_opponent_dp():
     rng = random.Random(3003)
     for n in list(range(13, 40)) + [rng.randint(40, 200) for _ in range(12)] + [199, 200]:
         row = random_row(rng, n, SMALL_STYLES)
@@ -51,7 +52,7 @@ def test_rows_up_to_200_against_the_seed_003_dp():
 
 
 @given(st.lists(st.integers(-20, 20), max_size=40))
-def test_hypothesis_against_the_seed_003_dp(row):
+def test_hypothesis_against_the_dumb_opponent_dp(row):
     assert cooperative_max(row) == cooperative_dumb_dp(row)
 
 
@@ -82,10 +83,10 @@ def test_result_bounds_every_play():
                 assert simulate(row, first, second, seed=rng.random()).first <= best
 
 
-def test_seed_examples():
-    # Seed 004: "1, 2, 1000, 3, 4, 900": with a helping opponent she gets 900, 1000 and 4.
+def test_textbook_examples():
+    # 1, 2, 1000, 3, 4, 900: with a helping opponent she gets 900, 1000 and 4.
     assert cooperative_max([1, 2, 1000, 3, 4, 900]) == 1904
-    # Seed 001: {3, 2, 2, 3, 1, 2}: the three largest coins 3, 3, 2 are within reach.
+    # {3, 2, 2, 3, 1, 2}: the three largest coins 3, 3, 2 are within reach.
     assert cooperative_max([3, 2, 2, 3, 1, 2]) == 8
 
 
@@ -104,7 +105,8 @@ def test_big_ints_near_the_int64_limits_fall_back_exactly():
     for _ in range(40):
         row = [rng.randint(2**58, 2**60) for _ in range(rng.randint(10, 60))]
         assert cooperative_max(row) == cooperative_dumb_dp(row)
-        wide = [x * 2**70 - rng.randint(0, 5) for x in random_row(rng, rng.randint(0, 40), SMALL_STYLES)]
+        wide = [x * 2**70 - rng.randint(0, 5)
+                for x in random_row(rng, rng.randint(0, 40), SMALL_STYLES)]
         assert cooperative_max(wide) == cooperative_dumb_dp(wide)
     # Absolute sums just below and just above int64: the kernel's unchecked path (taken when
     # no sum can overflow) and its checked path meet here.
@@ -128,7 +130,8 @@ def test_floats_approximately_and_exactly_when_sums_are_exact():
         assert type(got) is float
         assert math.isclose(got, cooperative_dumb_dp(row), rel_tol=1e-9, abs_tol=1e-3)
         assert cooperative_max(np.array(row)) == got
-        quarters = [x / 4 for x in random_row(rng, rng.randint(1, 60), SMALL_STYLES)]  # exact in binary
+        # exact in binary
+        quarters = [x / 4 for x in random_row(rng, rng.randint(1, 60), SMALL_STYLES)]
         assert cooperative_max(quarters) == cooperative_dumb_dp(quarters)
         assert cooperative_max(array("d", quarters)) == cooperative_max(quarters)
     mixed = [1, 2.5, 3]
@@ -150,7 +153,8 @@ def test_fractions_and_decimals_exactly():
         assert ints == [] or type(got) is Decimal
     # Beyond the default 28 digits of the decimal context: still exact.
     row = [Decimal("1e30"), Decimal(0), Decimal("1e-30")]
-    assert cooperative_max(row) == Decimal("1000000000000000000000000000000.000000000000000000000000000001")
+    assert cooperative_max(row) == Decimal("1000000000000000000000000000000."
+                                           "000000000000000000000000000001")
 
 
 def test_every_buffer_type_gives_the_list_answer():
@@ -188,7 +192,7 @@ def test_bad_input_is_a_clear_error_and_changes_nothing():
         cooperative_max("123")
     with pytest.raises(TypeError, match="Game"):
         cooperative_max(Game(rows=[[1, 2]]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="row must be 1-dimensional"):
         cooperative_max(np.zeros((2, 2)))
     values = [5, -3, 2**70, 4]
     copy = list(values)
@@ -209,7 +213,8 @@ def test_read_only_arrays():
 
 def test_many_threads_at_once_get_the_right_answers():
     rng = random.Random(3010)
-    rows = [np.array(random_row(rng, rng.randint(100, 400), SMALL_STYLES), dtype=np.int64) for _ in range(24)]
+    rows = [np.array(random_row(rng, rng.randint(100, 400), SMALL_STYLES), dtype=np.int64)
+            for _ in range(24)]
     expected = [cooperative_dumb_dp(r.tolist()) for r in rows[:6]] * 4
     shared = rows[:6] * 4  # the same arrays read by several threads
     with ThreadPoolExecutor(max_workers=4) as pool:

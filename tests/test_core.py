@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import coinsrow
 from coinsrow import Game, Profits, profits, value
-from oracles import brute_value, dp_table, dp_value, paper_value
+
 from generators import random_game, random_row
+from oracles import brute_value, dp_table, dp_value, paper_value
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -29,13 +29,13 @@ def test_core_is_a_compiled_extension():
     assert not _core.__file__.endswith(".py")
 
 
-# -- the seeds' examples ---------------------------------------------------------------------
+# -- the textbook rows where the even/odd strategy is not optimal ----------------------------
 
 
-def test_seed_examples():
-    assert profits([3, 2, 2, 3, 1, 2]) == (8, 5)  # seed 001: even/odd is not optimal
+def test_textbook_examples():
+    assert profits([3, 2, 2, 3, 1, 2]) == (8, 5)  # even/odd is not optimal
     assert value([3, 2, 2, 3, 1, 2]) == 3
-    # seed 004: not 1 + 1000 + 4 (the even/odd strategy) but 900 + 1 + 1000
+    # not 1 + 1000 + 4 (the even/odd strategy) but 900 + 1 + 1000
     assert profits([1, 2, 1000, 3, 4, 900]) == (1901, 9)
 
 

@@ -5,6 +5,7 @@ forest, every best move is also the one Game.best_move() makes (the one tie rule
 from __future__ import annotations
 
 import copy
+import itertools
 import pickle
 import random
 from decimal import Decimal
@@ -205,7 +206,8 @@ def test_engine_rows_and_stacks_against_brute_force():
         n_stacks = rng.randint(0, 2) if game % 2 else 0
         rows = [random_row(rng, rng.randint(0, 4), SMALL_STYLES) for _ in range(n_rows)]
         stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(n_stacks)]
-        _play_game_against_brute(rows, stacks, rng, ("random", "greedy", "left", "spoiler")[game % 4])
+        opponent = ("random", "greedy", "left", "spoiler")[game % 4]
+        _play_game_against_brute(rows, stacks, rng, opponent)
 
 
 def test_several_rows_use_one_window_structure():
@@ -228,13 +230,15 @@ def test_engine_stacks_against_brute_force():
     rng = random.Random(17)
     for game in range(600):
         rows = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
-        stacks = [random_row(rng, rng.randint(0, 7), SMALL_STYLES) for _ in range(rng.randint(1, 3))]
+        stacks = [random_row(rng, rng.randint(0, 7), SMALL_STYLES)
+                  for _ in range(rng.randint(1, 3))]
         if game % 5 == 0:
             rows = [[x / 4 for x in r] for r in rows]
             stacks = [[x / 4 for x in t] for t in stacks]
         engine = Engine(Game(rows=rows, stacks=stacks))
         assert isinstance(engine._windows, MACHINE_WINDOWS)
-        _play_game_against_brute(rows, stacks, rng, ("random", "greedy", "left", "spoiler")[game % 4])
+        opponent = ("random", "greedy", "left", "spoiler")[game % 4]
+        _play_game_against_brute(rows, stacks, rng, opponent)
 
 
 def test_engine_exact_stacks_against_brute_force():
@@ -267,29 +271,29 @@ def test_engine_from_a_position_in_play():
 
 def test_illegal_moves_change_nothing():
     e = Engine([5, 1, 3])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a row's end is 'left' or 'right'"):
         e.take("middle")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the coin there is"):
         e.take(Move("row", 0, "left", 1, 1))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the coin there is"):
         e.take(Move("row", 0, "left", 0, 4))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no such 'row' with index 1"):
         e.take(Move("row", 1, "left", 0, 5))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no such 'stack' with index 0"):
         e.take(Move("stack", 0, "top", 0, 5))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"42 is not a Move\("):
         e.take(42)
     assert len(e) == 3 and e.value() == 3 and e.game == Game(rows=[[5, 1, 3]])
     e.take("left")
     e.take("left")
     e.take("right")
     assert len(e) == 0 and e.value() == 0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the game is over: no coin is left"):
         e.best_move()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="illegal move 'left': the row is empty"):
         e.take("left")
     several = Engine(Game(rows=[[1], [2]]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="names an end of a one-row game"):
         several.take("left")
 
 
@@ -356,7 +360,8 @@ def test_engine_long_stacks_against_game_values():
     rng = random.Random(19)
     for game in range(40):
         rows = [random_row(rng, rng.randint(0, 30), SMALL_STYLES) for _ in range(rng.randint(0, 3))]
-        stacks = [random_row(rng, rng.randint(0, 40), SMALL_STYLES) for _ in range(rng.randint(1, 4))]
+        stacks = [random_row(rng, rng.randint(0, 40), SMALL_STYLES)
+                  for _ in range(rng.randint(1, 4))]
         if game % 4 == 0:  # the exact structure
             rows = [[Fraction(x, 5) for x in r] for r in rows]
             stacks = [[Fraction(x, 5) for x in t] for t in stacks]
@@ -377,7 +382,7 @@ def test_engine_long_stacks_against_game_values():
 
 def _blocks(windows):
     kept = windows.kept(0)
-    return set(zip(kept, kept[1:]))
+    return set(itertools.pairwise(kept))
 
 
 def test_tree_updates_stay_within_the_proven_amortised_bounds():

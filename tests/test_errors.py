@@ -239,13 +239,13 @@ def test_game_arguments(kwargs, exception, message):
 
 def test_a_game_passed_to_a_one_row_function():
     for function in ONE_ROW_FUNCTIONS:
-        _raises(lambda: function(Game(rows=[[1]])), TypeError,
+        _raises(lambda function=function: function(Game(rows=[[1]])), TypeError,
                 "expected a row of coins, got a Game; call its methods instead")
 
 
 def test_no_move_left():
     for row in ([], (), np.array([], dtype=np.int64), array("d")):
-        _raises(lambda: best_move(row), ValueError, "the row is empty: there is no move")
+        _raises(lambda row=row: best_move(row), ValueError, "the row is empty: there is no move")
     g = Game(rows=[[7]], stacks=[[]])
     _raises(lambda: g.take(g.best_move()).best_move(), ValueError,
             "the game is over: no coin is left")

@@ -29,14 +29,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from generators import random_game
-from modes import scaled
-from oracles import brute_forest_value
 
 from coinsrow import Game
 from coinsrow.__main__ import main
 from coinsrow._html import HTML_MAX_COINS, SUMMARY_MOVES, game_html
 from coinsrow._svg import game_svg
+
+from generators import random_game
+from modes import scaled
+from oracles import brute_forest_value
 
 DATA = re.compile(r'<script type="application/json" id="coinsrow-data">(.*?)</script>', re.DOTALL)
 

@@ -23,6 +23,7 @@ import pytest
 
 from coinsrow import Engine, Game
 from coinsrow._dispatch import EXACT
+
 from modes import scaled
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsrow import Game, Profits, best_move, play, profits, value
+
 from oracles import brute_value, dp_table, dp_value
 
 INT64_MAX = 2**63 - 1
@@ -309,7 +310,7 @@ def test_empty_rows(name):
     assert got == 0 and type(got) is kind
     assert profits(make()) == (0, 0)
     assert list(play(make())) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the row is empty: there is no move"):
         best_move(make())
     g = Game(rows=[make()], stacks=[make()])
     assert g.value() == 0 and g.play() == [] and g.moves() == [] and len(g) == 0

@@ -26,6 +26,8 @@ class Index:
 
 INTEGER_LIKE = [np.int64, np.int32, np.uint8, np.intp, Index, operator.index]
 NOT_INDICES = [True, False, np.bool_(False), 0.0, 1.0, np.float64(0), "0", None, 1 + 0j]
+# What Game.take and Engine.take say of a move they refuse (no such row, or not its coin).
+ILLEGAL = r"^illegal move Move\("
 
 
 def positions(game: Game) -> list[Game]:
@@ -65,10 +67,10 @@ def test_take_refuses_bools_and_floats_as_indices_and_positions(bad):
         for move in game.moves():
             for changed in (with_fields(move, index=bad), with_fields(move, position=bad)):
                 # A bool or float equal to the int (True == 1, 0.0 == 0) names nothing.
-                with pytest.raises(ValueError):
+                with pytest.raises(ValueError, match=ILLEGAL):
                     game.take(changed)
                 engine = Engine(game)
-                with pytest.raises(ValueError):
+                with pytest.raises(ValueError, match=ILLEGAL):
                     engine.take(changed)
                 assert engine.game == game and len(engine) == len(game)  # unchanged
 
@@ -96,10 +98,10 @@ def test_engine_take_returns_the_normalised_move():
     assert [type(x) for x in played] == [str, int, str, int, int]
     played = engine.take(Move("row", 0, "right", 2, 3.0))  # an equal coin of another type
     assert played == Move("row", 0, "right", 2, 3) and type(played.coin) is int
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"position=1\.0, coin=1\): the coin there is"):
         engine.take(Move("row", 0, "left", 1.0, 1))
-    with pytest.raises(ValueError):
-        engine.take(Move("row", 0, "left", 0.0, 1))  # the case: refused, not echoed
+    with pytest.raises(ValueError, match=r"position=0\.0, coin=1\): the coin there is"):
+        engine.take(Move("row", 0, "left", 0.0, 1))  # a float position: refused, not echoed
     assert len(engine) == 1 and engine.take("left") == Move("row", 0, "left", 1, 1)
     floats = Engine([2.5, 1.0])
     assert type(floats.take(Move("row", 0, "left", 0, 2.5)).coin) is float
@@ -132,8 +134,8 @@ def test_game_and_engine_agree_on_random_moves():
                 game = game.take(changed)
                 assert engine.take(changed) == move
             else:
-                with pytest.raises(ValueError):
+                with pytest.raises(ValueError, match=ILLEGAL):
                     game.take(changed)
-                with pytest.raises(ValueError):
+                with pytest.raises(ValueError, match=ILLEGAL):
                     engine.take(changed)
             assert engine.game == game

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from coinsrow import Engine, Game, Intervals, Move, value
+
 from oracles import dp_value
 
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)

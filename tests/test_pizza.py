@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coinsrow import PizzaResult, pizza, value
+
 from oracles import dp_value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from array import array
 from fractions import Fraction
 
@@ -12,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coinsrow import Engine, Game, Move, best_move, play, value
-from oracles import brute_solver, dp_table
+
 from generators import SMALL_STYLES, random_game, random_row
+from oracles import brute_solver, dp_table
 
 
 def _check_row_play(row, order):
@@ -65,8 +67,8 @@ def test_play_on_other_number_types():
         _check_row_play(floats, list(play(floats)))
 
 
-def test_play_seed_example():
-    # seed 004: 1, 2, 1000, 3, 4, 900 -- the first player takes 900, then 1 and 1000.
+def test_play_textbook_example():
+    # 1, 2, 1000, 3, 4, 900 -- the first player takes 900, then 1 and 1000.
     row = [1, 2, 1000, 3, 4, 900]
     order = list(play(row))
     assert [row[p] for p in order[0::2]] == [900, 1, 1000]
@@ -78,7 +80,7 @@ def test_best_move_is_the_first_move_of_play_and_optimal(row):
     """One tie rule: best_move(row) is play(row)'s first move, the Engine's and the Game's
     (the end whose end block of the reduced row is larger, left on equal blocks)."""
     if not row:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="the row is empty: there is no move"):
             best_move(row)
         return
     d = dp_table(row)
@@ -155,7 +157,7 @@ def test_best_move_and_take_follow_the_line():
             seen.append(m)
             g = g.take(m)
         assert seen == line
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="the game is over: no coin is left"):
             g.best_move()
 
 
@@ -191,19 +193,19 @@ def _state(g, rows, stacks):
 def test_take_rejects_illegal_moves():
     g = Game(rows=[[1, 2, 3]], stacks=[[4, 5]])
     bad = [
-        Move("row", 0, "left", 1, 2),  # not the coin at that end
-        Move("row", 0, "left", 0, 9),  # wrong coin value
-        Move("row", 1, "left", 0, 1),  # no such row
-        Move("row", 0, "top", 0, 1),  # rows have no top
-        Move("stack", 0, "left", 0, 4),  # stacks only have a top
-        Move("stack", 0, "top", 1, 5),  # not the top
-        Move("tree", 0, "root", 0, 1),
-        ("row", 0),
-        "left",
-        None,
+        (Move("row", 0, "left", 1, 2), "the coin there is"),  # not the coin at that end
+        (Move("row", 0, "left", 0, 9), "the coin there is"),  # wrong coin value
+        (Move("row", 1, "left", 0, 1), "no such 'row' with index 1"),
+        (Move("row", 0, "top", 0, 1), "a row's end is 'left' or 'right'"),
+        (Move("stack", 0, "left", 0, 4), "a stack is taken from its 'top'"),
+        (Move("stack", 0, "top", 1, 5), "the coin there is"),  # not the top
+        (Move("tree", 0, "root", 0, 1), "this game has no forest"),
+        (("row", 0), "('row', 0) is not a Move(kind, index, end, position, coin)"),
+        ("left", "'left' names an end of a one-row game"),
+        (None, "None is not a Move(kind, index, end, position, coin)"),
     ]
-    for move in bad:
-        with pytest.raises(ValueError):
+    for move, message in bad:
+        with pytest.raises(ValueError, match=re.escape(message)):
             g.take(move)
     assert g.rows == ((1, 2, 3),) and g.stacks == ((4, 5),)
     empty = Game(rows=[[]])

@@ -27,12 +27,13 @@ from typing import Any
 from unittest import mock
 
 import pytest
+
+from coinsrow.__main__ import main
+
 from generators import random_game
 from generators import random_row as styled_row
 from modes import scaled
 from oracles import brute_solver, dp_table
-
-from coinsrow.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "your move> "
@@ -335,7 +336,7 @@ def random_exact_row(rng: random.Random, n: int) -> list:
 
 def test_random_one_row_games_in_process_every_line_checked():
     rng = random.Random(19)
-    for game in range(scaled(60)):
+    for _ in range(scaled(60)):
         row = random_exact_row(rng, rng.randint(1, 16))
         human_first = rng.random() < 0.6
         screen = Screen([row], [], human_first, rng, quits=0.01)
@@ -351,7 +352,7 @@ def test_random_rows_and_stacks_in_process_every_line_checked():
     played = 0
     while played < scaled(50):
         rows, stacks = random_game(rng, 9)
-        if not any(rows) and not any(stacks) or (len(rows) == 1 and not stacks):
+        if (not any(rows) and not any(stacks)) or (len(rows) == 1 and not stacks):
             continue
         played += 1
         human_first = rng.random() < 0.5
@@ -421,7 +422,7 @@ def run_play(args: list[str], stdin: str) -> subprocess.CompletedProcess:
                           check=False)
 
 
-class Session:
+class Console:
     """The command in a subprocess, talking through a pipe or a pseudo-terminal: read until
     the next prompt (or the end), type a line."""
 
@@ -468,7 +469,8 @@ class Session:
             try:
                 chunk = self.chunks.get(timeout=timeout)
             except queue.Empty:
-                raise AssertionError(f"no prompt after {timeout} s: {self.screen()[-300:]!r}")
+                raise AssertionError(
+                    f"no prompt after {timeout} s: {self.screen()[-300:]!r}") from None
             if chunk is None:
                 self.closed = True
                 return False
@@ -495,28 +497,28 @@ class Session:
         return status
 
 
-def play_session(session: Session, screen: Screen, bad_lines: list[str] = ()) -> str:
+def play_console(console: Console, screen: Screen, bad_lines: list[str] = ()) -> str:
     """Play a whole game: read, check, type (a bad line now and then in a terminal)."""
     bad = list(bad_lines)
-    while session.until_prompt():
-        screen.read(session.screen())
+    while console.until_prompt():
+        screen.read(console.screen())
         if bad and screen.rng.random() < 0.4:
             line = bad.pop()
-            before = session.screen()
-            session.type(line)
-            assert session.until_prompt(), "a bad line ended the game in a terminal"
-            said = session.screen()[len(before):].split("\n")
+            before = console.screen()
+            console.type(line)
+            assert console.until_prompt(), "a bad line ended the game in a terminal"
+            said = console.screen()[len(before):].split("\n")
             # the echo of the line, one line of message, a new prompt
             assert said[0].strip() == line.strip() and len(said) == 3, said
             assert said[-1] == PROMPT and said[1] and "Traceback" not in said[1]
             screen.lines_read += 2  # the echoed line and the message: read
             continue
-        session.type(screen.choose())
-    screen.read(session.screen() + "\n")
-    return session.screen()
+        console.type(screen.choose())
+    screen.read(console.screen() + "\n")
+    return console.screen()
 
 
-def test_pipe_sessions_random_moves_every_engine_reply_optimal():
+def test_pipe_games_random_moves_every_engine_reply_optimal():
     rng = random.Random(2019)
     for k in range(scaled(6, 2)):
         if k % 2:
@@ -529,10 +531,10 @@ def test_pipe_sessions_random_moves_every_engine_reply_optimal():
         screen = Screen(rows, stacks, human_first, rng)
         args = game_arguments(rows, stacks) + ["--json"]
         args += [] if human_first else ["--engine-first"]
-        session = Session(args, terminal=False)
-        play_session(session, screen)
-        assert session.finish() == 0
-        assert session.process.stderr.read() == b""
+        console = Console(args, terminal=False)
+        play_console(console, screen)
+        assert console.finish() == 0
+        assert console.process.stderr.read() == b""
         assert screen.ended and screen.checked_summary and screen.json_checked
 
 
@@ -540,7 +542,7 @@ BAD_LINES = ["lft", "row 9 left", "", "stack 5", "node 1", "row -1 left", "undo 
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals on Windows")
-def test_terminal_sessions_bad_lines_are_a_message_and_a_new_prompt():
+def test_terminal_games_bad_lines_are_a_message_and_a_new_prompt():
     pytest.importorskip("pty", reason="Python's pty module is not available")
     rng = random.Random(1902)
     for k in range(scaled(4, 2)):
@@ -550,22 +552,22 @@ def test_terminal_sessions_bad_lines_are_a_message_and_a_new_prompt():
             rows, stacks = [[rng.randint(0, 9) for _ in range(3)], [5]], [[4, 1, 7]]
         screen = Screen(rows, stacks, k != 1, rng, hints=0.15, undos=0.1)
         args = game_arguments(rows, stacks) + ([] if k != 1 else ["--engine-first"])
-        session = Session(args, terminal=True)
-        play_session(session, screen, bad_lines=rng.sample(BAD_LINES, 5))
-        assert session.finish() == 0
+        console = Console(args, terminal=True)
+        play_console(console, screen, bad_lines=rng.sample(BAD_LINES, 5))
+        assert console.finish() == 0
         assert screen.ended and screen.checked_summary
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals on Windows")
 def test_terminal_undo_hint_help_and_end_of_input():
     pytest.importorskip("pty", reason="Python's pty module is not available")
-    session = Session(["1", "2", "1000", "3", "4", "900"], terminal=True)
-    assert session.until_prompt()
-    assert "Optimal play by both would end with you 1892 ahead." in session.screen()
+    console = Console(["1", "2", "1000", "3", "4", "900"], terminal=True)
+    assert console.until_prompt()
+    assert "Optimal play by both would end with you 1892 ahead." in console.screen()
     for line in ("undo", "help", "hint", "l", "undo", "r"):
-        session.type(line)
-        assert session.until_prompt()
-    text = session.screen()
+        console.type(line)
+        assert console.until_prompt()
+    text = console.screen()
     assert "nothing to undo: you have not moved yet" in text
     assert "  undo: take back your last move and the engine's reply" in text
     assert "hint: right end (takes 900); this position is worth 1892 to you" in text
@@ -574,10 +576,10 @@ def test_terminal_undo_hint_help_and_end_of_input():
     assert "taken back: your 1 (left end), the engine's 900 (right end)" in text
     assert "you take 900 (right end): gave away 0" in text
     assert text.rstrip().endswith("you 900, engine 4\n" + PROMPT.rstrip())
-    session.type("\x04", end="")  # Ctrl-D: the end of input, as quit
-    assert not session.until_prompt()
-    assert session.finish() == 0
-    tail = session.screen().split("\n")[-3:]
+    console.type("\x04", end="")  # Ctrl-D: the end of input, as quit
+    assert not console.until_prompt()
+    assert console.finish() == 0
+    tail = console.screen().split("\n")[-3:]
     assert tail[0] == "game stopped with 4 coins left: you 900, engine 4 (you win)"
     assert tail[1] == ("your margin: 896; optimal play by both from the start: 1892; your "
                        "moves gave away 0")

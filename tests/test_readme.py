@@ -9,7 +9,8 @@ import pytest
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-@pytest.mark.skipif(not README.is_file(), reason="README.md is not next to the tests (installed run)")
+@pytest.mark.skipif(not README.is_file(),
+                    reason="README.md is not next to the tests (installed run)")
 def test_readme_examples():
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert blocks, "the README has no Python examples"

@@ -30,6 +30,7 @@ import pytest
 import coinsrow
 from coinsrow import _core, play, profits, value
 from coinsrow._threads import row_split
+
 from generators import random_row
 from modes import machine_only, scaled
 from oracles import dp_table, dp_value
@@ -108,7 +109,7 @@ def check_play(row: list, moves) -> None:
 
 def test_every_thread_count_against_the_dp_on_every_family():
     rng = random.Random(2101)
-    for trial in range(scaled(600)):
+    for _ in range(scaled(600)):
         row = small_row(rng, rng.randint(0, 40))
         arr = np.array(row, dtype=np.int64) if all(abs(x) < 2**62 for x in row) else row
         want = dp_value(row)
@@ -182,7 +183,7 @@ def test_thread_count_choice():
     parts, threads = row_split(10**9, 2)
     assert threads == 2 and parts * (1 << 22) >= 10**9
     for bad in (0, -1):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="threads must be at least 1"):
             value([1, 2], threads=bad)
     for bad in (1.5, "2", True):
         with pytest.raises(TypeError):
@@ -228,7 +229,7 @@ def test_floats_are_bit_for_bit_those_of_one_thread():
     are not (a new order of the additions could round differently). Either way the answers,
     rounding included, are one thread's."""
     rng = random.Random(2106)
-    for trial in range(scaled(400)):
+    for _ in range(scaled(400)):
         ints = small_row(rng, rng.randint(1, 40))
         if not all(abs(x) < 2**40 for x in ints):
             continue
@@ -300,11 +301,17 @@ def test_not_finite_is_refused_on_threads():
                 play(row, threads=k)
 
 
-# -- Ctrl-C ------------------------------------------------------------------------------------------
+# -- Ctrl-C ----------------------------------------------------------------------------------------
 
 
 class _Stop(Exception):
     pass
+
+
+def _call_repeatedly(times, function, *args, **kwargs):
+    """``function(*args, **kwargs)`` ``times`` times: long enough for a signal to come."""
+    for _ in range(times):
+        function(*args, **kwargs)
 
 
 def _raised_inside_the_kernel(exc: BaseException) -> bool:
@@ -333,9 +340,8 @@ def test_a_signal_stops_a_long_machine_row(threads):
     try:
         for _ in range(5):
             signal.setitimer(signal.ITIMER_REAL, 0.05)
-            with pytest.raises(_Stop) as caught:
-                for _ in range(100):  # (each call is a fraction of a second)
-                    play(row, threads=threads)
+            with pytest.raises(_Stop) as caught:  # (each call is a fraction of a second)
+                _call_repeatedly(100, play, row, threads=threads)
             inside.append(_raised_inside_the_kernel(caught.value))
             if inside[-1]:
                 break
@@ -361,8 +367,7 @@ def test_a_signal_stops_the_exact_twin_on_big_ints(kernel):
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.05)
         with pytest.raises(_Stop) as caught:
-            for _ in range(100):
-                twin(row, 1, 1)
+            _call_repeatedly(100, twin, row, 1, 1)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -404,6 +409,11 @@ def test_ctrl_c_in_a_process_running_one_long_row():
         assert child.returncode != 0
 
 
+def _play_until(deadline: float, row: np.ndarray) -> None:
+    while time.monotonic() < deadline:
+        play(row, threads=2)
+
+
 def test_ctrl_c_raises_keyboard_interrupt_in_this_process():
     if threading.current_thread() is not threading.main_thread():  # pragma: no cover
         pytest.skip("signals are handled in the main thread only")
@@ -415,8 +425,7 @@ def test_ctrl_c_raises_keyboard_interrupt_in_this_process():
     deadline = time.monotonic() + 120
     try:
         with pytest.raises(KeyboardInterrupt):
-            while time.monotonic() < deadline:
-                play(row, threads=2)
+            _play_until(deadline, row)
     finally:
         timer.cancel()
     assert value([1, 2, 3], threads=2) == 2

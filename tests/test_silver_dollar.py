@@ -10,7 +10,7 @@ import doctest
 import itertools
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -44,7 +44,7 @@ def _apply(coins: tuple[int, ...], move: tuple[int, int]) -> tuple[int, ...]:
     return tuple(sorted(target if c == source else c for c in coins))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute_wins(coins: tuple[int, ...]) -> bool:
     """True iff the player to move wins from the sorted position ``coins``."""
     return any(not _brute_wins(_apply(coins, m)) for m in _moves(coins))
@@ -156,7 +156,7 @@ def test_order_independence(cells: set[int], rnd) -> None:
 
 
 def test_accepts_various_iterables() -> None:
-    assert winning_move((x for x in [9, 6, 4, 2])) == (2, 1)
+    assert winning_move(x for x in [9, 6, 4, 2]) == (2, 1)
     assert winning_move({2: "a", 4: "b", 6: "c", 9: "d"}) == (2, 1)
     assert winning_move(range(2, 3)) == (2, 1)
 

@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracles import brute_forest_value, brute_value, dp_value
-from generators import random_row
 
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
+
+from generators import random_row
+from oracles import brute_forest_value, brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
 ANY_GAME = ("optimal", "greedy", "random")  # usable on rows and stacks
@@ -145,11 +146,11 @@ def test_parity_never_loses_on_even_rows():
             assert playout.first + playout.second == sum(row)
 
 
-def test_parity_loses_to_optimal_play_where_the_seeds_say():
-    # Seed 001: {3, 2, 2, 3, 1, 2}: parity takes the even-numbered coins, 7; optimal gets 8.
+def test_parity_loses_to_optimal_play_on_the_textbook_rows():
+    # {3, 2, 2, 3, 1, 2}: parity takes the even-numbered coins, 7; optimal gets 8.
     assert simulate([3, 2, 2, 3, 1, 2], "parity", "optimal").first == 7
     assert simulate([3, 2, 2, 3, 1, 2], "optimal", "optimal").first == 8
-    # Seed 004: 1, 2, 1000, 3, 4, 900: parity takes 1, 1000 and 4.
+    # 1, 2, 1000, 3, 4, 900: parity takes 1, 1000 and 4.
     assert simulate([1, 2, 1000, 3, 4, 900], "parity", "optimal").first == 1005
 
 
@@ -167,13 +168,13 @@ def test_parity_on_a_position_reached_inside_a_longer_row():
 
 
 def test_parity_where_it_does_not_apply():
-    with pytest.raises(ValueError, match="even length.*3 coins"):
+    with pytest.raises(ValueError, match=r"even length.*3 coins"):
         simulate([1, 2, 3], "parity")
     with pytest.raises(ValueError, match="first player"):
         simulate([1, 2, 3, 4], "optimal", "parity")
-    with pytest.raises(ValueError, match="one row.*2 non-empty row"):
+    with pytest.raises(ValueError, match=r"one row.*2 non-empty row"):
         simulate(Game(rows=[[1, 2], [3, 4]]), "parity")
-    with pytest.raises(ValueError, match="one row.*1 non-empty stack"):
+    with pytest.raises(ValueError, match=r"one row.*1 non-empty stack"):
         simulate(Game(rows=[[1, 2]], stacks=[[5]]), "parity")
     # Empty components do not count: it is still one row.
     assert simulate(Game(rows=[[], [4, 1]], stacks=[[]]), "parity").first == 4
@@ -222,7 +223,7 @@ def test_greedy_ties_go_to_the_lowest_index_then_left():
         ("row", 0, "left"), ("row", 0, "right"), ("row", 1, "left"), ("stack", 0, "top")]
 
 
-def test_lookahead_follows_seed_004():
+def test_lookahead_follows_its_definition():
     rng = random.Random(4009)
     for _ in range(500):
         row = random_row(rng, rng.randint(1, 20))
@@ -237,16 +238,16 @@ def test_lookahead_follows_seed_004():
             choose_right = rest[-1] - max(rest[0], rest[-2])
             expected = "left" if choose_left >= choose_right else "right"
             assert playout.moves[t].end == expected, (rest, playout.moves[t])
-    # Seed 004's examples: on 1, 2, 6, 4 the heuristic takes... 1 - max(2, 4) = -3 against
+    # The textbook rows: on 1, 2, 6, 4 the heuristic takes... 1 - max(2, 4) = -3 against
     # 4 - max(1, 6) = -2: the right end, 4.
     assert simulate([1, 2, 6, 4], "lookahead", "optimal").moves[0].coin == 4
     assert simulate([1, 2, 1000, 3, 4, 900], "lookahead", "optimal").first == 1901
 
 
 def test_lookahead_needs_one_row():
-    with pytest.raises(ValueError, match="lookahead.*one row"):
+    with pytest.raises(ValueError, match=r"lookahead.*one row"):
         simulate(Game(rows=[[1], [2]]), "lookahead")
-    with pytest.raises(ValueError, match="lookahead.*second player.*one row"):
+    with pytest.raises(ValueError, match=r"lookahead.*second player.*one row"):
         simulate(Game(stacks=[[1, 2]]), "optimal", "lookahead")
 
 
@@ -275,14 +276,23 @@ def test_random_moves_are_spread_over_the_legal_moves():
 
 def test_callable_strategies_and_their_answers():
     row = [4, 8, 1, 5]
-    always_left = lambda game: "left"  # one row: "left"/"right" name a move
+
+    def always_left(game):
+        return "left"  # one row: "left"/"right" name a move
+
     playout = simulate(row, always_left, always_left)
     assert [m.position for m in playout.moves] == [0, 1, 2, 3]
     assert (playout.first, playout.second) == (5, 13)
-    always_right = lambda game: "right"
+
+    def always_right(game):
+        return "right"
+
     assert simulate(row, always_right, "optimal").moves[0].position == 3
     assert simulate([7], always_right).first == 7  # one coin: both ends are the same coin
-    as_tuples = lambda game: tuple(game.best_move())
+
+    def as_tuples(game):
+        return tuple(game.best_move())
+
     assert simulate(row, as_tuples, as_tuples) == simulate(row)
     seen = []
 
@@ -325,15 +335,15 @@ def test_illegal_moves_are_a_value_error_naming_the_strategy():
 
 
 def test_unknown_or_wrong_type_of_strategy():
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match="unknown strategy 'smart' for the first player") as caught:
         simulate([1, 2], "smart")
     for name in ("optimal", "greedy", "parity", "lookahead", "random"):
         assert repr(name) in str(caught.value)
     with pytest.raises(ValueError, match="second player"):
         simulate([1, 2], "optimal", "Optimal")
-    with pytest.raises(TypeError, match="first player.*int"):
+    with pytest.raises(TypeError, match=r"first player.*int"):
         simulate([1, 2], 3)
-    with pytest.raises(TypeError, match="second player.*NoneType"):
+    with pytest.raises(TypeError, match=r"second player.*NoneType"):
         simulate([1, 2], "optimal", None)
 
 
@@ -481,9 +491,9 @@ def test_forests_optimal_against_every_strategy():
 
 def test_forest_strategies_that_do_not_apply_and_illegal_tree_moves():
     game = Game(forest=([1, 2, 3], [-1, 0, 0]))
-    with pytest.raises(ValueError, match="lookahead.*one row.*forest of 3 node"):
+    with pytest.raises(ValueError, match=r"lookahead.*one row.*forest of 3 node"):
         simulate(game, "lookahead")
-    with pytest.raises(ValueError, match="parity.*one row.*forest of 1 node"):
+    with pytest.raises(ValueError, match=r"parity.*one row.*forest of 1 node"):
         simulate(Game(rows=[[1, 2]], forest=([1], [-1])), "parity")
     # Empty forests do not count: still one row.
     assert simulate(Game(rows=[[4, 1]], forest=([], [])), "lookahead").first == 4
@@ -491,7 +501,7 @@ def test_forest_strategies_that_do_not_apply_and_illegal_tree_moves():
     def child(position):
         return Move("tree", 1, "root", 1, 2)  # node 1's parent, node 0, is still there
 
-    with pytest.raises(ValueError, match="'child' \\(first player\\).*turn 0"):
+    with pytest.raises(ValueError, match=r"'child' \(first player\).*turn 0"):
         simulate(game, child, "optimal")
     # greedy takes the largest root; ties: rows, then stacks, then the forest in node order
     playout = simulate(Game(rows=[[2]], forest=([2, 9, 1], [-1, 0, -1])), "greedy", "greedy")

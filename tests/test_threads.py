@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from coinsrow import Game, best_move, play, profits, value
+
 from oracles import dp_value
 
 THREADS = 8
