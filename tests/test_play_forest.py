@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from test_play_cli import (
     PROMPT,
+    Console,
     Screen,
-    Session,
     number,
+    play_console,
     play_in_process,
-    play_session,
     play_stdin,
     run_play,
 )
@@ -433,10 +433,10 @@ def test_pipe_session_through_a_subprocess(tmp_path):
         rows, stacks, values, parents = random_forest_game(rng, 8, 4)
         screen = ForestScreen(rows, stacks, values, parents, k != 1, rng)
         args = ["-f", forest_file(tmp_path, rows, stacks, values, parents), "--json"]
-        session = Session(args + ([] if k != 1 else ["--engine-first"]), terminal=False)
-        play_session(session, screen)
-        assert session.finish() == 0
-        assert session.process.stderr.read() == b""
+        console = Console(args + ([] if k != 1 else ["--engine-first"]), terminal=False)
+        play_console(console, screen)
+        assert console.finish() == 0
+        assert console.process.stderr.read() == b""
         assert screen.ended and screen.checked_summary and screen.json_checked
 
 
@@ -459,12 +459,12 @@ def test_terminal_bad_nodes_are_a_message_and_a_new_prompt(tmp_path):
         rows, stacks, values, parents = random_forest_game(rng, 8, 4)
         screen = ForestScreen(rows, stacks, values, parents, True, rng, hints=0.15,
                               undos=0.1)
-        session = Session(["-f", forest_file(tmp_path, rows, stacks, values, parents)],
+        console = Console(["-f", forest_file(tmp_path, rows, stacks, values, parents)],
                           terminal=True)
-        play_session(session, screen, bad_lines=rng.sample(bad, 4))
-        assert session.finish() == 0
+        play_console(console, screen, bad_lines=rng.sample(bad, 4))
+        assert console.finish() == 0
         assert screen.ended and screen.checked_summary
-        assert "Traceback" not in session.screen()
+        assert "Traceback" not in console.screen()
 
 
 def test_undo_in_a_forest_puts_the_nodes_back():
