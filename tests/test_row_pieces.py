@@ -10,6 +10,7 @@ from array import array
 import numpy as np
 
 from coinsrow import _core, play, profits, value
+
 from modes import scaled
 from oracles import paper_value
 
