@@ -558,6 +558,10 @@ cdef enum:
     _RUN_AFTER = 64
     # The block after a long run (see _reduce_part).
     _RUN_PROBE = 8
+    # The entries a Fusion reaching into a run writes the first time (then twice as many
+    # each time): a tie on a descending stretch fuses once and no more, so most runs are
+    # reached into only once.
+    _REFILL_FIRST = 8
     # Coins scanned without a Fusion that stay a run; fewer are written (a run near the top
     # sends the Fusion loop to its slow path).
     _SHORT_RUN = 32
@@ -691,7 +695,7 @@ cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
     while st.n_runs > 0 and st.written - st.runs[st.n_runs - 1].at < 4:
         r = &st.runs[st.n_runs - 1]
         above = st.written - r.at
-        block = r.written if r.written > _RUN_AFTER else _RUN_AFTER
+        block = r.written if r.written > _REFILL_FIRST else _REFILL_FIRST
         if block > r.length:
             block = r.length
         # The entries above the run move up, the run's last entries go under them.
@@ -1467,17 +1471,49 @@ cdef int64_t _merge_value(const int64_t *left, int64_t n_left, const int64_t *ri
     return part
 
 
-cdef void _copy_entries(const int64_t *coins, const int64_t *values, RowStack *st,
-                        int64_t lo, int64_t hi, int64_t *out) noexcept nogil:
-    """Entries lo .. hi - 1 to out[0:hi - lo], a piece at a time (runs placed)."""
-    cdef int64_t e = lo, limit, offset
-    cdef const int64_t *p
-    while e < hi:
-        p = _piece_up(coins, values, st, e, &limit, &offset)
-        if limit > hi:
-            limit = hi
-        memcpy(out + e - lo, p + (e - offset), (limit - e) * sizeof(int64_t))
-        e = limit
+cdef inline int64_t _count_before(const int64_t *run, int64_t n, int64_t step, int64_t x,
+                                  bint ties) noexcept nogil:
+    """How many of run[0], run[step], ..., run[(n - 1) * step] (non-increasing) are above
+    x (or equal to it, with ``ties``): a binary search."""
+    cdef int64_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if run[mid * step] > x or (ties and run[mid * step] == x):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef void _merge_pieces(const int64_t *left, int64_t n_left, const int64_t *right,
+                        int64_t n_right, int parity, int64_t *a, int64_t *b, int64_t *plus,
+                        int64_t *minus, bint *overflow) noexcept nogil:
+    """One step of the merge of L and R in pieces: the merge of the pieces left[0:n_left]
+    and right[0], right[-1], ..., right[-(n_right - 1)] (both non-empty, non-increasing)
+    up to where the first of them is used up, its entries of alternating signs (the first
+    at rank ``parity``) added to ``plus`` or ``minus``; ``a`` grows and ``b`` falls by the
+    entries taken from each.
+
+    Left comes first on ties, so the left piece is used up once the entries of the right
+    one above its last entry are taken, and the right one once the entries of the left one
+    not below its last entry are: the earlier of the two is a point of the merge path of
+    the whole of L and R, and the merge of the two prefixes is that of L and R up to it.
+    """
+    cdef int64_t from_right = _count_before(right, n_right, -1, left[n_left - 1], False)
+    cdef int64_t from_left = _count_before(left, n_left, 1, right[-(n_right - 1)], True)
+    cdef int64_t part
+    if from_right < n_right and (from_left == n_left
+                                 or n_left + from_right <= n_right + from_left):
+        from_left = n_left
+    else:
+        from_right = n_right
+    part = _merge_value(left, from_left, right, from_right, overflow)
+    if parity:
+        overflow[0] |= add_checked(minus[0], part, minus)
+    else:
+        overflow[0] |= add_checked(plus[0], part, plus)
+    a[0] += from_left
+    b[0] -= from_right
 
 
 cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStack *st,
@@ -1495,7 +1531,6 @@ cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStac
     cdef const int64_t *ap = NULL
     cdef const int64_t *bp = NULL
     cdef const int64_t *merged
-    cdef int64_t *copy
     cdef int r = 0
     cdef bint ovf = False, left
     if m == 0:
@@ -1513,14 +1548,15 @@ cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStac
             value = _merge_value(ap - a_offset, j, bp + (b - b_offset), b - q, &ovf)
             merged = ap
         elif j + b - q >= _MERGE_SPLIT:
-            # In pieces, and long: copied to one array first (a memcpy a piece).
-            copy = <int64_t *> malloc((j + b - q) * sizeof(int64_t))
-            if copy != NULL:
-                _copy_entries(coins, values, st, 0, j, copy)
-                _copy_entries(coins, values, st, q + 1, m, copy + j)
-                value = _merge_value(copy, j, copy + j + (b - q - 1), b - q, &ovf)
-                free(copy)
-                merged = coins
+            # In pieces, and long: the chained merge of one piece of L with one of R at a
+            # time, up to where the first of them is used up (a point of the merge path).
+            while a < j and b > q:
+                ap = _piece_up(coins, values, st, a, &a_limit, &a_offset)
+                bp = _piece_down(coins, values, st, b, &b_floor, &b_offset)
+                _merge_pieces(ap + (a - a_offset), (j if a_limit > j else a_limit) - a,
+                              bp + (b - b_offset), b - (q + 1 if b_floor <= q else b_floor) + 1,
+                              (a + m - 1 - b) & 1, &a, &b, &plus, &minus, &ovf)
+            r = (a + m - 1 - b) & 1
         if merged != NULL:
             if (q - j + 1) & 1:
                 ovf |= _add_signed(&value, _stack_entry(coins, values, st, j),
