@@ -1102,6 +1102,9 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
     the part goes on as it is: its runs as runs, its written entries moved.
     """
     cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b
+    cdef int64_t limit = 0, piece_offset = 0   # the part's piece holding entry i
+    cdef int64_t written, top, guard
+    cdef const coin_t *piece = NULL
     cdef coin_t x, t, first = 0, second = 0
     cdef bint ovf = part.overflow
     cdef Run *r
@@ -1110,30 +1113,46 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
     if row.top >= 2:
         second = _top_entry(coins, values, row, 1)
     while i < m:
-        x = _stack_entry(coins, part_values, part, i)
+        # The part's entries read piece by piece (a run of coins, or written entries), not
+        # looked up one by one: a seam can fuse for most of a part (a peak cut at its top).
+        if i >= limit:
+            piece = _piece_up(coins, part_values, part, i, &limit, &piece_offset)
+        x = piece[i - piece_offset]
         if not ((row.top >= 2) & (second <= first) & (first > x)):
             if row.top == 0 or i + 1 >= m:
                 break
-            if not ((first <= x) & (x > _stack_entry(coins, part_values, part, i + 1))):
+            if i + 1 < limit:
+                t = piece[i + 1 - piece_offset]
+            else:
+                t = _stack_entry(coins, part_values, part, i + 1)
+            if not ((first <= x) & (x > t)):
                 break
         if segments != NULL:
             seg = _stack_segment(part_segments, part, i)
-        while (row.top >= 2) & (second <= first) & (first > x):
+        # The row's counts in locals while entries are written: stores to ``values`` could
+        # alias the struct's fields, which the compiler would then read again each time.
+        written = row.written
+        top = row.top
+        guard = _guard(row)
+        while (top >= 2) & (second <= first) & (first > x):
             ovf |= sub_checked(second, first, &t)
             ovf |= add_checked(t, x, &x)
-            if row.written < _guard(row):
+            if written < guard:
+                row.written = written
                 _refill(coins, values, segments, row)
-            row.written -= 2
-            row.top -= 2
+                written = row.written
+                guard = _guard(row)
+            written -= 2
+            top -= 2
             if segments != NULL:
-                seg = segments[row.written]
-            first = values[row.written - 1]
-            second = values[row.written - 2]
+                seg = segments[written]
+            first = values[written - 1]
+            second = values[written - 2]
         if segments != NULL:
-            segments[row.written] = seg
-        values[row.written] = x
-        row.written += 1
-        row.top += 1
+            segments[written] = seg
+        values[written] = x
+        row.written = written + 1
+        row.top = top + 1
         second = first
         first = x
         i += 1
