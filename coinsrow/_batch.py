@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import gc
 import numbers
-import os
 import struct
 import sys
 from array import array
@@ -29,6 +28,7 @@ from . import _core
 from ._coins import FLOAT64, INT64, OBJECTS, Column, column
 from ._dispatch import EXACT, Answer, Number, run, span, storage, twins
 from ._game import Profits
+from ._threads import thread_count
 
 __all__ = ["profits_many", "values_many"]
 
@@ -120,34 +120,11 @@ def profits_many(rows: Any, offsets: Any = None, *, threads: int | None = None) 
     return _solve(rows, offsets, threads, True)
 
 
-# -- threads -------------------------------------------------------------------------------
-
-
-def _available_cores() -> int:
-    counter = getattr(os, "process_cpu_count", None)  # Python 3.13+: respects the affinity
-    if counter is not None:
-        return counter() or 1
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def _thread_count(threads: Any) -> int:
-    if threads is None:
-        return _available_cores()
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
-        raise TypeError(f"threads must be a positive int or None, got {threads!r}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
-    return int(threads)
-
-
 # -- dispatch --------------------------------------------------------------------------------
 
 
 def _solve(rows: Any, offsets: Any, threads: Any, want_profits: bool) -> list:
-    n_threads = _thread_count(threads)
+    n_threads = thread_count(threads)
     pyarrow = sys.modules.get("pyarrow")  # never imported here: present if the input is Arrow
     is_arrow = pyarrow is not None and isinstance(rows, (pyarrow.Array, pyarrow.ChunkedArray))
     if offsets is not None:

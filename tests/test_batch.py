@@ -14,7 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coinsrow import Profits, _batch, _core, profits, profits_many, value, values_many
+from coinsrow import (
+    Profits,
+    _batch,
+    _core,
+    _threads,
+    profits,
+    profits_many,
+    value,
+    values_many,
+)
 
 from modes import machine_only
 from oracles import dp_value
@@ -380,7 +389,7 @@ def test_thread_count_validation():
     for bad in (1.5, "2", True):
         with pytest.raises(TypeError, match="threads must be a positive int"):
             values_many([[1]], threads=bad)
-    assert _batch._thread_count(None) >= 1
+    assert _threads.thread_count(None) >= 1
     assert values_many([[1, 2]], threads=np.int64(2)) == [1]
 
 
