@@ -179,6 +179,18 @@ def brute_forest_solver(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence
     return solve
 
 
+def after_move(state: tuple, move: Any) -> tuple:
+    """The ``(bounds, tops, present)`` state of ``brute_forest_solver`` after a ``Move``."""
+    bounds, tops, present = state
+    if move.kind == "row":
+        i, j = bounds[move.index]
+        new = (i + 1, j) if move.end == "left" else (i, j - 1)
+        return bounds[:move.index] + (new,) + bounds[move.index + 1:], tops, present
+    if move.kind == "stack":
+        return bounds, tops[:move.index] + (tops[move.index] + 1,) + tops[move.index + 1:], present
+    return bounds, tops, present ^ (1 << move.index)
+
+
 def brute_forest_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]],
                        values: Sequence[Any], parents: Sequence[int]) -> Any:
     """Minimax value of rows, stacks and a forest of rooted trees (a move takes a root)."""

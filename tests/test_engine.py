@@ -22,7 +22,14 @@ from coinsrow._game import where
 
 from generators import SMALL_STYLES, random_row
 from modes import MACHINE_WINDOWS, scaled
-from oracles import brute_forest_solver, brute_forest_value, brute_solver, brute_value, dp_table
+from oracles import (
+    after_move,
+    brute_forest_solver,
+    brute_forest_value,
+    brute_solver,
+    brute_value,
+    dp_table,
+)
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
 
@@ -499,19 +506,8 @@ def _play_forest_game(rows, stacks, values, parents, rng, opponent, check_rule=T
     state = (tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
              (1 << len(values)) - 1)
 
-    def after(state, move):
-        bounds, tops, present = state
-        if move.kind == "row":
-            i, j = bounds[move.index]
-            new = (i + 1, j) if move.end == "left" else (i, j - 1)
-            return bounds[:move.index] + (new,) + bounds[move.index + 1:], tops, present
-        if move.kind == "stack":
-            t = tops[move.index] + 1
-            return bounds, tops[:move.index] + (t,) + tops[move.index + 1:], present
-        return bounds, tops, present ^ (1 << move.index)
-
     def gain(move):
-        return move.coin - solve(*after(state, move))
+        return move.coin - solve(*after_move(state, move))
 
     ours = True
     while True:
@@ -543,7 +539,7 @@ def _play_forest_game(rows, stacks, values, parents, rng, opponent, check_rule=T
             move = min(legal, key=gain)
         assert engine.take(move) == move
         game = game.take(move)
-        state = after(state, move)
+        state = after_move(state, move)
         ours = not ours
 
 

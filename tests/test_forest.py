@@ -30,7 +30,7 @@ from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
 from modes import scaled
-from oracles import brute_forest_solver, brute_forest_value, brute_value
+from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value
 
 # -- random positions ----------------------------------------------------------------------
 
@@ -196,23 +196,12 @@ def test_best_move_is_optimal_after_leaving_the_line():
             legal = position.moves()
             move = rng.choice(legal) if rng.random() < 0.4 else position.best_move()
             assert move in legal
-            state_after = _apply(state, move)
+            state_after = after_move(state, move)
             if move == position.best_move():
                 assert move.coin - solve(*state_after) == solve(*state)
             position = position.take(move)
             state = state_after
             assert position.value() == solve(*state)
-
-
-def _apply(state, move):
-    bounds, tops, present = state
-    if move.kind == "row":
-        i, j = bounds[move.index]
-        new = (i + 1, j) if move.end == "left" else (i, j - 1)
-        return bounds[:move.index] + (new,) + bounds[move.index + 1:], tops, present
-    if move.kind == "stack":
-        return bounds, tops[:move.index] + (tops[move.index] + 1,) + tops[move.index + 1:], present
-    return bounds, tops, present ^ (1 << move.index)
 
 
 @given(
