@@ -9,7 +9,6 @@ import random
 import signal
 import sys
 import threading
-import traceback
 from array import array
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
@@ -17,6 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from alarms import raised_in, stop_after
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -228,15 +228,6 @@ def test_many_threads_at_once_get_the_right_answers():
 # from the caller's frame, so the assertion can fail.
 
 
-class _Stop(Exception):
-    pass
-
-
-def _raised_inside_the_kernel(exc: BaseException) -> bool:
-    return any(frame.filename.endswith("_cooperative.pxi")
-               for frame in traceback.extract_tb(exc.__traceback__))
-
-
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer (POSIX)")
 @pytest.mark.parametrize("kind", ["int64", "float64", "objects"])
 def test_a_signal_stops_the_loop(kind):
@@ -244,19 +235,7 @@ def test_a_signal_stops_the_loop(kind):
     row = {"int64": np.arange(n, dtype=np.int64), "float64": np.arange(n, dtype=np.float64),
            "objects": [2**64 + i for i in range(n)]}[kind]
     cooperative_max(row[:10])  # first call of a kernel: its imports are not the loop
-
-    def handler(signum, frame):
-        raise _Stop
-
-    previous = signal.signal(signal.SIGALRM, handler)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.1)
-        with pytest.raises(_Stop) as caught:
-            cooperative_max(row)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    assert _raised_inside_the_kernel(caught.value)
+    assert raised_in(stop_after(0.1, lambda: cooperative_max(row)), "_cooperative.pxi")
     # Nothing is left in a bad state: the next call works.
     assert cooperative_max(row[:12]) == cooperative_brute(list(row[:12]))
 
@@ -273,7 +252,7 @@ def test_ctrl_c_raises_keyboard_interrupt_from_the_loop():
             cooperative_max(row)
     finally:
         timer.cancel()
-    assert _raised_inside_the_kernel(caught.value)
+    assert raised_in(caught.value, "_cooperative.pxi")
     assert cooperative_max([1, 2, 3]) == 5
 
 

@@ -19,13 +19,13 @@ import sys
 import textwrap
 import threading
 import time
-import traceback
 from array import array
 from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from alarms import raised_in, stop_after
 
 import coinsrow
 from coinsrow import _core, play, profits, value
@@ -304,19 +304,10 @@ def test_not_finite_is_refused_on_threads():
 # -- Ctrl-C ----------------------------------------------------------------------------------------
 
 
-class _Stop(Exception):
-    pass
-
-
 def _call_repeatedly(times, function, *args, **kwargs):
     """``function(*args, **kwargs)`` ``times`` times: long enough for a signal to come."""
     for _ in range(times):
         function(*args, **kwargs)
-
-
-def _raised_inside_the_kernel(exc: BaseException) -> bool:
-    return any(frame.filename.endswith("_rows.pxi")
-               for frame in traceback.extract_tb(exc.__traceback__))
 
 
 @machine_only
@@ -328,26 +319,15 @@ def test_a_signal_stops_a_long_machine_row(threads):
     n = 10_000_000
     row = np.arange(n, dtype=np.int64) % 1000  # a sawtooth: Fusions and runs
     value(row[:100], threads=threads)
-
-    def handler(signum, frame):
-        raise _Stop
-
     # The handler may also run between two calls (in Python code): a kernel that never
     # looked at signals would be stopped only there, so one stop inside it in a few tries
     # is what this asks.
     inside = []
-    previous = signal.signal(signal.SIGALRM, handler)
-    try:
-        for _ in range(5):
-            signal.setitimer(signal.ITIMER_REAL, 0.05)
-            with pytest.raises(_Stop) as caught:  # (each call is a fraction of a second)
-                _call_repeatedly(100, play, row, threads=threads)
-            inside.append(_raised_inside_the_kernel(caught.value))
-            if inside[-1]:
-                break
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    for _ in range(5):  # (each call is a fraction of a second)
+        stop = stop_after(0.05, lambda: _call_repeatedly(100, play, row, threads=threads))
+        inside.append(raised_in(stop, "_rows.pxi"))
+        if inside[-1]:
+            break
     assert any(inside), inside
     assert value(row[:6], threads=threads) == dp_value(list(row[:6]))
 
@@ -359,19 +339,8 @@ def test_a_signal_stops_the_exact_twin_on_big_ints(kernel):
     row = [2**64 + (k % 1000) for k in range(3_000_000)]
     twin = getattr(_core, kernel)
     twin(row[:10], 1, 1)
-
-    def handler(signum, frame):
-        raise _Stop
-
-    previous = signal.signal(signal.SIGALRM, handler)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.05)
-        with pytest.raises(_Stop) as caught:
-            _call_repeatedly(100, twin, row, 1, 1)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    assert _raised_inside_the_kernel(caught.value)
+    assert raised_in(stop_after(0.05, lambda: _call_repeatedly(100, twin, row, 1, 1)),
+                     "_rows.pxi")
 
 
 def test_ctrl_c_in_a_process_running_one_long_row():

@@ -1,0 +1,41 @@
+"""A signal handler's exception out of a long call: the tests of Ctrl-C inside kernels.
+
+``stop_after(seconds, call)`` runs ``call()`` with SIGALRM due after ``seconds`` and a
+handler that raises ``Stop``; it returns that exception. ``raised_in(exc, source)`` says
+whether its traceback goes through the Cython file ``source`` (a kernel that never looked at
+signals would raise only after returning, from the caller's frame).
+"""
+
+from __future__ import annotations
+
+import signal
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+
+class Stop(Exception):
+    """What the tests' SIGALRM handler raises."""
+
+
+def _handler(signum: int, frame: Any) -> None:
+    raise Stop
+
+
+def stop_after(seconds: float, call: Callable[[], Any]) -> Stop:
+    previous = signal.signal(signal.SIGALRM, _handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        with pytest.raises(Stop) as caught:
+            call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return caught.value
+
+
+def raised_in(exc: BaseException, source: str) -> bool:
+    return any(frame.filename.endswith(source)
+               for frame in traceback.extract_tb(exc.__traceback__))
