@@ -25,7 +25,15 @@ from itertools import repeat
 from typing import Any, cast
 
 from . import _core
-from ._coins import FLOAT64, INT64, OBJECTS, Column, column
+from ._arrow import (
+    first_null_coin,
+    first_null_list,
+    is_arrow,
+    is_list_type,
+    list_chunks,
+    values_view,
+)
+from ._coins import FLOAT64, INT64, OBJECTS, Column, column, split_format
 from ._dispatch import EXACT, Answer, Number, run, span, storage, twins
 from ._game import Profits
 from ._threads import thread_count
@@ -46,22 +54,6 @@ _TYPECODES = {INT64: "q", FLOAT64: "d"}
 
 _INT_CODES = frozenset("bBhHiIlLqQnN")
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
-
-# The struct format of each primitive Arrow type whose data buffer is read as it is.
-_ARROW_FORMATS = {
-    "int8": "b",
-    "int16": "h",
-    "int32": "i",
-    "int64": "q",
-    "uint8": "B",
-    "uint16": "H",
-    "uint32": "I",
-    "uint64": "Q",
-    "halffloat": "e",
-    "float": "f",
-    "double": "d",
-}
-
 
 # -- the public functions ------------------------------------------------------------------
 
@@ -125,11 +117,9 @@ def profits_many(rows: Any, offsets: Any = None, *, threads: int | None = None) 
 
 def _solve(rows: Any, offsets: Any, threads: Any, want_profits: bool) -> list:
     n_threads = thread_count(threads)
-    pyarrow = sys.modules.get("pyarrow")  # never imported here: present if the input is Arrow
-    is_arrow = pyarrow is not None and isinstance(rows, (pyarrow.Array, pyarrow.ChunkedArray))
     if offsets is not None:
         return _solve_flat_input(rows, offsets, n_threads, want_profits)
-    if is_arrow:
+    if is_arrow(rows):
         return _solve_arrow(rows, n_threads, want_profits)
     if _is_numpy_array(rows) and rows.dtype.kind != "O":
         if rows.ndim == 2:
@@ -256,7 +246,7 @@ def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: boo
     arrow_flat = None
     if pyarrow is not None and isinstance(flat, pyarrow.Array):
         arrow_flat = flat
-        flat = _arrow_view(flat)
+        flat = values_view(flat)
         if flat is None:  # not a primitive number type: its Python values, checked one by one
             flat = arrow_flat.to_pylist()
     if isinstance(flat, (str, bytes, bytearray)):
@@ -277,8 +267,10 @@ def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: boo
         return _solve_rows(_slices(flat, bounds), n_threads, want_profits, first_index)
     bounds = _offsets(offsets, n_coins)
     lo, hi = bounds[0], bounds[len(bounds) - 1]
-    if arrow_flat is not None and arrow_flat.null_count:
-        _refuse_null_coins(arrow_flat, bounds, first_index)
+    null_coin = None if arrow_flat is None else first_null_coin(arrow_flat, bounds)
+    if null_coin is not None:
+        game, index = null_coin
+        raise ValueError(f"game {first_index + game}: coin at index {index} is null")
     used = flat[lo:hi] if _is_numpy_array(flat) else memoryview(flat)[lo:hi]
     col = column(used, "the flat coins")
     if col.kind == OBJECTS:  # uint64 beyond int64: each game on its own, exactly
@@ -329,7 +321,9 @@ def _offsets_view(offsets: Any) -> memoryview:
             offsets = offsets.combine_chunks()
         if offsets.null_count:
             raise ValueError("offsets has nulls")
-        view = _arrow_view(offsets)
+        view = values_view(offsets)
+        if view is None and pyarrow.types.is_integer(offsets.type):  # uint64 beyond int64
+            raise ValueError(f"offsets has {max(offsets.to_pylist())}, past any buffer's end")
         if view is None:
             raise TypeError(f"offsets must be integers, got an Arrow array of {offsets.type}")
         offsets = view
@@ -354,7 +348,7 @@ def _offsets_view(offsets: Any) -> memoryview:
     if view is not None:
         if view.ndim != 1:
             raise ValueError(f"offsets must be 1-dimensional, got {view.ndim} dimensions")
-        order, code = _split_format(view.format)
+        order, code = split_format(view.format)
         if code == "?":
             raise TypeError("offsets must be integers, got a buffer of booleans")
         if code not in _INT_CODES:
@@ -382,77 +376,23 @@ def _offsets_view(offsets: Any) -> memoryview:
 # -- pyarrow -------------------------------------------------------------------------------
 
 
-def _split_format(fmt: str) -> tuple[str, str]:
-    """A buffer format as (byte-order prefix for ``struct``, type code)."""
-    if fmt[:1] in "@=<>!":
-        return fmt[0], fmt[1:]
-    return "@", fmt
-
-
-def _arrow_view(arr: Any) -> memoryview[Any] | None:
-    """A primitive numeric Arrow array's values as a typed memoryview, without a copy
-    (half floats: decoded into float64, since ``memoryview.cast`` knows format "e" only
-    from Python 3.12 on)."""
-    fmt = _ARROW_FORMATS.get(str(arr.type))
-    if fmt is None:
-        return None
-    buffers = arr.buffers()
-    data = buffers[1] if len(buffers) > 1 else None
-    if fmt == "e":
-        raw = memoryview(data).cast("B")[2 * arr.offset:2 * (arr.offset + len(arr))] \
-            if data is not None and len(arr) else b""
-        # Arrow's buffers are little-endian.
-        return memoryview(array("d", struct.unpack(f"<{len(raw) // 2}e", raw)))
-    if data is None or len(arr) == 0:
-        empty: memoryview[Any] = memoryview(b"").cast(fmt)  # type: ignore[call-overload]
-        return empty
-    # typeshed's memoryview.cast takes only literal formats: the casts to ``fmt`` are
-    # ignored, their results annotated.
-    size = memoryview(b"").cast(fmt).itemsize  # type: ignore[call-overload]
-    raw = memoryview(data).cast("B")
-    start, stop = arr.offset * size, (arr.offset + len(arr)) * size
-    values: memoryview[Any] = raw[start:stop].cast(fmt)  # type: ignore[call-overload]
-    return values
-
-
-def _solve_arrow(arr: Any, n_threads: int, want_profits: bool, first_index: int = 0) -> list:
-    pyarrow = sys.modules["pyarrow"]
-    if isinstance(arr, pyarrow.ChunkedArray):
-        results: list = []
-        for chunk in arr.chunks:
-            results += _solve_arrow(chunk, n_threads, want_profits, first_index + len(results))
-        return results
-    kind = arr.type
-    types = pyarrow.types
-    if not (types.is_list(kind) or types.is_large_list(kind) or types.is_fixed_size_list(kind)):
+def _solve_arrow(lists: Any, n_threads: int, want_profits: bool) -> list:
+    types = sys.modules["pyarrow"].types
+    kind = lists.type
+    if not is_list_type(kind):
         if types.is_integer(kind) or types.is_floating(kind) or types.is_decimal(kind):
             raise TypeError(
                 "rows is a flat Arrow array of coins: give offsets= or an Arrow list array"
             )
-        return _solve_rows(arr.to_pylist(), n_threads, want_profits, first_index)
-    if arr.null_count:
-        nulls = arr.is_null().to_pylist()
-        raise ValueError(f"game {first_index + nulls.index(True)} is null, not a row")
-    if types.is_fixed_size_list(kind):
-        values = arr.flatten()
-        size = kind.list_size
-        offsets: Any = array("q", range(0, len(arr) * size + 1, size))
-    else:
-        values = arr.values  # the whole child array: the offsets say which coins are games'
-        offsets = arr.offsets
-    return _solve_flat_input(values, offsets, n_threads, want_profits, first_index)
-
-
-def _refuse_null_coins(values: Any, bounds: memoryview, first_index: int) -> None:
-    lo, hi = bounds[0], bounds[len(bounds) - 1]
-    nulls = values.slice(lo, hi - lo).is_null().to_pylist()
-    if True not in nulls:
-        return
-    flat_index = lo + nulls.index(True)
-    game = bisect.bisect_right(bounds, flat_index) - 1
-    raise ValueError(
-        f"game {first_index + game}: coin at index {flat_index - bounds[game]} is null"
-    )
+        return _solve_rows(lists.to_pylist(), n_threads, want_profits)
+    results: list = []
+    for chunk in list_chunks(lists):
+        null_list = first_null_list(chunk)
+        if null_list is not None:
+            raise ValueError(f"game {null_list} is null, not a row")
+        results += _solve_flat_input(chunk.values, chunk.offsets, n_threads, want_profits,
+                                     chunk.first)
+    return results
 
 
 # -- a 2-D NumPy array -----------------------------------------------------------------------

@@ -135,7 +135,7 @@ def _from_numpy(arr: Any, where: str) -> Column | None:
     raise TypeError(f"{where} has dtype {dtype}; coins must be real numbers")
 
 
-def _split_format(fmt: str) -> tuple[str, str]:
+def split_format(fmt: str) -> tuple[str, str]:
     """A buffer format as (byte-order prefix for ``struct``, type code)."""
     if fmt[:1] in "@=<>!":
         return fmt[0], fmt[1:]
@@ -153,7 +153,7 @@ def _from_buffer(obj: Any, where: str) -> Column | None:
             f"{where} must be a 1-dimensional buffer, got {view.ndim} dimensions "
             f"(shape {view.shape})"
         )
-    order, code = _split_format(view.format)
+    order, code = split_format(view.format)
     if code == "?":
         raise TypeError(f"{where} is a buffer of booleans (format {view.format!r}); "
                         "booleans are not coins")

@@ -8,7 +8,6 @@ position shares the coins. Every answer is computed by a kernel through ``_dispa
 
 from __future__ import annotations
 
-import bisect
 import numbers
 import sys
 from array import array
@@ -32,6 +31,14 @@ from typing import (
 )
 
 from . import _core
+from ._arrow import (
+    first_null_coin,
+    first_null_list,
+    is_arrow,
+    is_list_type,
+    list_chunks,
+    values_view,
+)
 from ._bounds import Bounds, Starts, Stops
 from ._coins import FLOAT64, INT64, OBJECTS, Column, column, describe
 from ._dispatch import Answer, Coins, Number, run, span, storage
@@ -155,11 +162,6 @@ def _buffer_types() -> tuple[type, ...]:
     return (array, memoryview) if numpy is None else (array, memoryview, numpy.ndarray)
 
 
-def _is_arrow(group: Any) -> bool:
-    pyarrow = sys.modules.get("pyarrow")  # never imported here: present if the input is Arrow
-    return pyarrow is not None and isinstance(group, (pyarrow.Array, pyarrow.ChunkedArray))
-
-
 class _Layout(NamedTuple):
     """The coins of a new game and where each component is in them."""
 
@@ -227,7 +229,7 @@ def _layout(rows: Any, stacks: Any, forest: Column | None) -> _Layout:
 
 def _items(label: str, group: Any) -> tuple[list, int]:
     """The items to pack of ``rows=`` or ``stacks=`` and their number of components."""
-    if not _is_arrow(group):
+    if not is_arrow(group):
         items = _group(label, group)
         return items, len(items)
     items = _arrow_items(label, group)
@@ -281,81 +283,37 @@ def _shared_span(span: Any, n_rows: int, names: Sequence[str]) -> _Layout | None
     return _Layout(coins, offsets[:k], offsets[1:], last)
 
 
-# The struct format of each primitive Arrow type read as it is (others are cast or, for
-# exact types such as decimals, converted to Python numbers).
-_ARROW_FORMATS = {"int8": "b", "int16": "h", "int32": "i", "int64": "q", "uint8": "B",
-                  "uint16": "H", "uint32": "I", "float": "f", "double": "d"}
-
-
 def _arrow_items(label: str, group: Any) -> list:
     """An Arrow list array (a ChunkedArray of them, a LargeList, a FixedSizeList) of rows or
     stacks: one ``PackSpan`` per chunk, reading its buffers where they are; lists of Python
     numbers for value types the kernels do not read (decimals, ...). ``ValueError`` for a
     null component or a null coin, naming it."""
-    pyarrow = sys.modules["pyarrow"]
-    types = pyarrow.types
-    chunks = group.chunks if isinstance(group, pyarrow.ChunkedArray) else [group]
-    kind = group.type
-    if not (types.is_list(kind) or types.is_large_list(kind)
-            or types.is_fixed_size_list(kind)):
-        raise TypeError(f"{label}s is an Arrow array of {kind}, not of lists: give an Arrow "
-                        f"list array, one list of coins per {label}")
+    if not is_list_type(group.type):
+        raise TypeError(f"{label}s is an Arrow array of {group.type}, not of lists: give an "
+                        f"Arrow list array, one list of coins per {label}")
     items: list = []
-    first = 0
-    for chunk in chunks:
-        if chunk.null_count:
-            nulls = chunk.is_null().to_pylist()
-            raise ValueError(f"{label}s[{first + nulls.index(True)}] is null, not a {label}")
-        if types.is_fixed_size_list(kind):
-            values = chunk.flatten()
-            size = kind.list_size
-            offsets: Any = memoryview(array("q", range(0, len(chunk) * size + 1, size)))
-        else:
-            values = chunk.values  # the whole child array: the offsets say which coins
-            offsets = _arrow_values(chunk.offsets)
-        problem, _ = _core.batch_check_offsets(offsets, len(values), array("q"))
+    for chunk in list_chunks(group):
+        null_list = first_null_list(chunk)
+        if null_list is not None:
+            raise ValueError(f"{label}s[{null_list}] is null, not a {label}")
+        offsets = chunk.offsets
+        problem, _ = _core.batch_check_offsets(offsets, len(chunk.values), array("q"))
         if problem != _core.OffsetsProblem.OFFSETS_OK:
             raise ValueError(f"{label}s is an Arrow list array with invalid offsets")
-        lo, hi = offsets[0], offsets[len(offsets) - 1]
-        if values.null_count and values.slice(lo, hi - lo).null_count:
-            nulls = values.slice(lo, hi - lo).is_null().to_pylist()
-            flat = lo + nulls.index(True)
-            j = bisect.bisect_right(offsets, flat) - 1
-            raise ValueError(f"{label} {first + j}: coin at index {flat - offsets[j]} is "
+        null_coin = first_null_coin(chunk.values, offsets)
+        if null_coin is not None:
+            j, index = null_coin
+            raise ValueError(f"{label} {chunk.first + j}: coin at index {index} is "
                              "null; coins must be numbers")
-        view = _arrow_values(values)
+        view = values_view(chunk.values)
         if view is None:
-            python = values.slice(lo, hi - lo).to_pylist()
+            lo, hi = offsets[0], offsets[len(offsets) - 1]
+            python = chunk.values.slice(lo, hi - lo).to_pylist()
             items += [python[offsets[j] - lo:offsets[j + 1] - lo]
                       for j in range(len(offsets) - 1)]
         else:
             items.append(_core.PackSpan(view, offsets))
-        first += len(chunk)
     return items
-
-
-def _arrow_values(values: Any) -> memoryview | None:
-    """A primitive numeric Arrow array as a typed memoryview of its data buffer (no copy;
-    uint64 and half floats cast first), or None for other types."""
-    pyarrow = sys.modules["pyarrow"]
-    name = str(values.type)
-    if name in ("uint64", "halffloat"):
-        target = pyarrow.int64() if name == "uint64" else pyarrow.float64()
-        try:
-            values = values.cast(target)  # uint64 beyond int64: exact Python ints instead
-        except (pyarrow.ArrowInvalid, pyarrow.ArrowNotImplementedError):
-            return None
-        name = str(values.type)
-    fmt = _ARROW_FORMATS.get(name)
-    if fmt is None:
-        return None
-    data = values.buffers()[1]
-    size = memoryview(b"").cast(fmt).itemsize  # type: ignore[call-overload]
-    if data is None or len(values) == 0:
-        return memoryview(b"").cast(fmt)  # type: ignore[call-overload,no-any-return]
-    start = values.offset * size
-    return memoryview(data)[start:start + len(values) * size].cast(  # type: ignore[no-any-return]
-        fmt)  # type: ignore[call-overload]
 
 
 class Game:

@@ -569,6 +569,12 @@ def test_pyarrow_nulls_and_bad_types():
         values_many(pa.array([[1], [], [2, None, 3]], type=pa.list_(pa.int64())))
     with pytest.raises(ValueError, match="game 1: coin at index 0 is null"):
         profits_many(pa.array([[1.5], [None]], type=pa.list_(pa.float64())))
+    with pytest.raises(ValueError, match="game 3: coin at index 2 is null"):
+        values_many(pa.chunked_array([pa.array([[1], [2]]), pa.array([[], [4, 5, None]])]))
+    with pytest.raises(ValueError, match="game 1: coin at index 0 is null"):
+        values_many(pa.array([7, None, 8]), pa.array([0, 1, 3], type=pa.int32()))
+    with pytest.raises(ValueError, match="offsets has 18446744073709551615, past any"):
+        values_many(pa.array([1, 2]), pa.array([0, 2**64 - 1], type=pa.uint64()))
     with pytest.raises(ValueError, match="game 0: coin at index 1 is nan"):
         values_many(pa.array([[1.5, float("nan")]], type=pa.list_(pa.float64())))
     with pytest.raises(TypeError, match="game 1: coin at index 0 is 'a'"):
