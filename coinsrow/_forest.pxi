@@ -777,6 +777,8 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef int32_t pool = -1       # records free for the array's keys: this list, linked
     cdef int32_t free_lo = 0     # through sibling, and the ids free_lo..free_hi (the visited
     cdef int32_t free_hi = -1    # ids of a chain of consecutive ids): top of them at least
+    cdef int32_t step = 1        # the id visited next, in the first two orders: u + step
+    cdef int32_t sibling_parent = -1  # the parent of the leaf just visited
     cdef int kind
     cdef coin_t d, key
     cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
@@ -811,7 +813,31 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                     tail += 1
             count = tail
         j = 0
+        step = -1 if kind == 0 else 1
         while j < count:
+            if sibling_parent >= 0:
+                # The last vertex was a leaf whose record went on its parent's list, and a
+                # sibling comes next: while the next ones are leaves of the same parent (a
+                # star's, or any vertex's whose leaves are numbered one after the other),
+                # the same, in a short loop (the general visit below does nothing more for
+                # them; its prefetches are hints). The one right before the parent itself
+                # goes the general way (an array starts there).
+                while j + 1 < count:
+                    u = <int32_t> (n - 1 - j if kind == 0 else j)
+                    if kids[u] >= 0 or parents[u] != sibling_parent:
+                        break
+                    if sibling_parent == u + step:
+                        break
+                    _forest_signals(j)
+                    d = coins[fbase + u]
+                    if coin_t is double:
+                        d = d + 0.0
+                    _set_node_key(N, u, d)
+                    N[u].child = -1
+                    N[u].sibling = kids[sibling_parent]
+                    kids[sibling_parent] = u
+                    j += 1
+                sibling_parent = -1
             _forest_signals(j)
             if kind == 0:
                 u = <int32_t> (n - 1 - j)
@@ -1048,6 +1074,9 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 if h >= 0:
                     N[h].sibling = kids[p]
                     kids[p] = h
+                    if (h == u and 0 <= next_vertex < n and parents[next_vertex] == p
+                            and N[u].child < 0 and kind != 2 and not any_removed):
+                        sibling_parent = p  # a leaf, and its sibling comes next
             elif h >= 0:
                 N[h].sibling = roots
                 roots = h

@@ -740,6 +740,54 @@ def test_overflowing_floats_are_solved_exactly():
     assert overflowed > 5
 
 
+def _leaves_in_blocks(rng: random.Random, n: int) -> list[int]:
+    """Parents first, each vertex's leaves numbered one after the other (breadth first): a
+    vertex gets a block of consecutive children, some of them leaves, some with children of
+    their own; now and then a root, or a single child (a path's step)."""
+    parents = [-1]
+    frontier = [0]
+    while len(parents) < n and frontier:
+        vertex = frontier.pop(0)
+        for _ in range(rng.choice([0, 1, 1, 2, 3, 8, 9, 30, rng.randint(0, 200)])):
+            if len(parents) >= n:
+                break
+            parents.append(-1 if rng.random() < 0.01 else vertex)
+            if rng.random() < 0.3:
+                frontier.append(len(parents) - 1)
+        if not frontier and len(parents) < n:
+            parents.append(-1)
+            frontier.append(len(parents) - 1)
+    return parents
+
+
+def test_runs_of_sibling_leaves_against_the_global_block_merging():
+    """Leaves of one parent visited one after the other (the short loop of the value), their
+    runs ended by a sibling with children, a leaf of another parent, the parent itself or a
+    root; parents first and parents last; with ties, on ints and on floats (-0.0 among them:
+    the machine and the twin agree bit for bit)."""
+    rng = random.Random(44)
+    for _ in range(scaled(80)):
+        n = rng.randint(1, 3000)
+        parents = _leaves_in_blocks(rng, n)
+        n = len(parents)
+        values = _wide_values(rng, n)
+        if max(map(abs, values)) > 2**41:
+            values = [x >> 20 for x in values]
+        if rng.random() < 0.5:  # parents last
+            values, parents = values[::-1], [-1 if p < 0 else n - 1 - p for p in parents[::-1]]
+        expected = block_merging_value([], values, parents)
+        assert Game(forest=(values, parents)).value() == expected
+        assert _machine_value(values, parents) == expected
+        floats = [rng.choice([-0.0, 0.0, 0.5, -1.5]) if rng.random() < 0.3 else x / 8
+                  for x in values]
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents),
+                     array("B", bytes(n)))
+        machine = _core.forest_value(array("d", floats), *arguments)
+        twin = _core.forest_value_exact(list(floats), *arguments)
+        assert machine[0] == twin[0] == _core.Status.OK
+        assert struct.pack("<d", machine[1]) == struct.pack("<d", twin[1])
+
+
 # -- scratch kept between calls -----------------------------------------------------------------
 # The value's and the play's big scratch buffers (64 KiB or more: forests of a few thousand
 # nodes) are kept for the next call. Each call must find them in any state the previous one
