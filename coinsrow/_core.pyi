@@ -235,6 +235,12 @@ class SubRowsExact:
 
 # --- _forest.pxi ----------------------------------------------------------------------------
 
+def scratch_kept() -> list[tuple[int, bool]]:
+    """The buffers kept between calls for the forests' scratch: ``(bytes, busy)`` per slot."""
+
+def scratch_release() -> None:
+    """Return the kept buffers that no call is using to the allocator (also done at exit)."""
+
 def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
     """``(problem, node)``: a parent out of range or a cycle, and the node it is found at."""
 

@@ -81,16 +81,159 @@ cdef extern from *:
         (void)n;
     #endif
     }
+    /* Scratch kept between calls. A forest's value needs tens of bytes per node of scratch;
+       fresh memory from the system costs a page fault (and the zeroing of a page) per 4 KiB
+       touched, a large part of a call on a star. Buffers of COINSROW_KEPT_LEAST bytes or more
+       are therefore not returned to the allocator but kept in a few slots, up to
+       COINSROW_KEPT_MOST bytes in all, for the next call. Each slot is owned by one call at a
+       time: its `busy` flag is taken by an atomic exchange (no lock, nothing to wait for); a
+       call that finds no free slot of the size it needs replaces a free one, or allocates as
+       usual when every slot is busy or the total would pass the bound (threads at once). A
+       call that stops early (an exception, Ctrl-C) gives its buffers back in its `finally`.
+       Without the GCC/Clang atomics, nothing is kept. */
+    #define COINSROW_KEPT_SLOTS 8
+    #define COINSROW_KEPT_LEAST ((size_t)1 << 16)
+    #define COINSROW_KEPT_MOST ((size_t)64 << 20)
+    #if defined(__GNUC__) || defined(__clang__)
+    #define COINSROW_KEEPS 1
+    #else
+    #define COINSROW_KEEPS 0
+    #endif
+    typedef struct { void *memory; size_t size; int busy; } coinsrow_kept_slot;
+    static coinsrow_kept_slot coinsrow_kept[COINSROW_KEPT_SLOTS];
+
+    #if COINSROW_KEEPS
+    static int coinsrow_kept_take(int i) {
+        return __atomic_exchange_n(&coinsrow_kept[i].busy, 1, __ATOMIC_ACQUIRE) == 0;
+    }
+    static void coinsrow_kept_give(int i) {
+        __atomic_store_n(&coinsrow_kept[i].busy, 0, __ATOMIC_RELEASE);
+    }
+    #endif
+
+    static void *coinsrow_scratch(size_t n) {
+        void *p;
+    #if COINSROW_KEEPS
+        int i;
+        size_t total = 0;
+        if (n >= COINSROW_KEPT_LEAST && n <= COINSROW_KEPT_MOST) {
+            /* A free slot large enough, first in slot order (a call asks for its buffers
+               in the same order each time, so each finds the slot it had). */
+            for (i = 0; i < COINSROW_KEPT_SLOTS; i++) {
+                if (__atomic_load_n(&coinsrow_kept[i].size, __ATOMIC_RELAXED) >= n
+                        && coinsrow_kept_take(i)) {
+                    if (coinsrow_kept[i].size >= n)
+                        return coinsrow_kept[i].memory;
+                    coinsrow_kept_give(i);
+                }
+            }
+            /* Else a free slot whose buffer is replaced by one of n bytes, if the total
+               kept stays within the bound. */
+            for (i = 0; i < COINSROW_KEPT_SLOTS; i++)
+                total += __atomic_load_n(&coinsrow_kept[i].size, __ATOMIC_RELAXED);
+            for (i = 0; i < COINSROW_KEPT_SLOTS; i++) {
+                size_t size = __atomic_load_n(&coinsrow_kept[i].size, __ATOMIC_RELAXED);
+                if (total - size + n <= COINSROW_KEPT_MOST && coinsrow_kept_take(i)) {
+                    PyMem_RawFree(coinsrow_kept[i].memory);
+                    p = PyMem_RawMalloc(n);
+                    coinsrow_huge_pages(p, n);
+                    __atomic_store_n(&coinsrow_kept[i].memory, p, __ATOMIC_RELAXED);
+                    __atomic_store_n(&coinsrow_kept[i].size, p != NULL ? n : 0,
+                                     __ATOMIC_RELAXED);
+                    if (p == NULL)
+                        coinsrow_kept_give(i);
+                    return p;
+                }
+            }
+        }
+    #endif
+        p = PyMem_RawMalloc(n);
+        coinsrow_huge_pages(p, n);
+        return p;
+    }
+
+    static void coinsrow_scratch_free(void *p) {
+    #if COINSROW_KEEPS
+        int i;
+        if (p == NULL)
+            return;
+        /* Only the call that owns a slot changes its buffer: no other slot holds p. */
+        for (i = 0; i < COINSROW_KEPT_SLOTS; i++) {
+            if (__atomic_load_n(&coinsrow_kept[i].memory, __ATOMIC_RELAXED) == p) {
+                coinsrow_kept_give(i);
+                return;
+            }
+        }
+    #endif
+        PyMem_RawFree(p);
+    }
+
+    /* Return the free slots' buffers to the allocator (at exit, and for the tests). */
+    static void coinsrow_scratch_release(void) {
+    #if COINSROW_KEEPS
+        int i;
+        for (i = 0; i < COINSROW_KEPT_SLOTS; i++) {
+            if (coinsrow_kept_take(i)) {
+                PyMem_RawFree(coinsrow_kept[i].memory);
+                __atomic_store_n(&coinsrow_kept[i].memory, NULL, __ATOMIC_RELAXED);
+                __atomic_store_n(&coinsrow_kept[i].size, 0, __ATOMIC_RELAXED);
+                coinsrow_kept_give(i);
+            }
+        }
+    #endif
+    }
+
+    /* What slot i holds, and whether a call owns it (for the tests). */
+    static size_t coinsrow_kept_size(int i) {
+    #if COINSROW_KEEPS
+        return __atomic_load_n(&coinsrow_kept[i].size, __ATOMIC_RELAXED);
+    #else
+        return coinsrow_kept[i].size;
+    #endif
+    }
+    static int coinsrow_kept_busy(int i) {
+    #if COINSROW_KEEPS
+        return __atomic_load_n(&coinsrow_kept[i].busy, __ATOMIC_RELAXED);
+    #else
+        return coinsrow_kept[i].busy;
+    #endif
+    }
     """
     void coinsrow_prefetch(const void *p) noexcept nogil
     void coinsrow_huge_pages(void *p, size_t n) noexcept nogil
+    enum: COINSROW_KEPT_SLOTS
+    void *coinsrow_scratch(size_t n) noexcept nogil
+    void coinsrow_scratch_free(void *p) noexcept nogil
+    void coinsrow_scratch_release() noexcept nogil
+    size_t coinsrow_kept_size(int i) noexcept nogil
+    int coinsrow_kept_busy(int i) noexcept nogil
 
 
 cdef inline void *_scratch(size_t n) noexcept nogil:
-    """malloc, with huge pages asked for when it is big."""
-    cdef void *p = malloc(n)
-    coinsrow_huge_pages(p, n)
-    return p
+    """malloc, with huge pages asked for when it is big; a big buffer may be one kept from
+    an earlier call (``coinsrow_scratch``). Give it back with ``_scratch_free``."""
+    return coinsrow_scratch(n)
+
+
+cdef inline void _scratch_free(void *p) noexcept nogil:
+    """Free a buffer of ``_scratch`` (or keep it for the next call)."""
+    coinsrow_scratch_free(p)
+
+
+def scratch_kept():
+    """The buffers kept between calls for the forests' scratch: a list of ``(bytes, busy)``
+    per slot (``busy``: a call is using it). At most 64 MiB are kept in all."""
+    return [(coinsrow_kept_size(i), bool(coinsrow_kept_busy(i)))
+            for i in range(COINSROW_KEPT_SLOTS)]
+
+
+def scratch_release():
+    """Return the kept buffers that no call is using to the allocator (also done at exit)."""
+    coinsrow_scratch_release()
+
+
+import atexit as _atexit
+_atexit.register(scratch_release)
 
 
 cdef inline int _forest_signals(int64_t step) except -1 nogil:
@@ -557,7 +700,7 @@ cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) 
             if _sort_ascending(a, m, spare) == NO_MEMORY:
                 return NO_MEMORY
         finally:
-            free(spare)
+            _scratch_free(spare)
     at = m - 1
     for i in range(m):
         if plus:
@@ -634,6 +777,8 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef int32_t pool = -1       # records free for the array's keys: this list, linked
     cdef int32_t free_lo = 0     # through sibling, and the ids free_lo..free_hi (the visited
     cdef int32_t free_hi = -1    # ids of a chain of consecutive ids): top of them at least
+    cdef int32_t step = 1        # the id visited next, in the first two orders: u + step
+    cdef int32_t sibling_parent = -1  # the parent of the leaf just visited
     cdef int kind
     cdef coin_t d, key
     cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
@@ -668,7 +813,31 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                     tail += 1
             count = tail
         j = 0
+        step = -1 if kind == 0 else 1
         while j < count:
+            if sibling_parent >= 0:
+                # The last vertex was a leaf whose record went on its parent's list, and a
+                # sibling comes next: while the next ones are leaves of the same parent (a
+                # star's, or any vertex's whose leaves are numbered one after the other),
+                # the same, in a short loop (the general visit below does nothing more for
+                # them; its prefetches are hints). The one right before the parent itself
+                # goes the general way (an array starts there).
+                while j + 1 < count:
+                    u = <int32_t> (n - 1 - j if kind == 0 else j)
+                    if kids[u] >= 0 or parents[u] != sibling_parent:
+                        break
+                    if sibling_parent == u + step:
+                        break
+                    _forest_signals(j)
+                    d = coins[fbase + u]
+                    if coin_t is double:
+                        d = d + 0.0
+                    _set_node_key(N, u, d)
+                    N[u].child = -1
+                    N[u].sibling = kids[sibling_parent]
+                    kids[sibling_parent] = u
+                    j += 1
+                sibling_parent = -1
             _forest_signals(j)
             if kind == 0:
                 u = <int32_t> (n - 1 - j)
@@ -905,6 +1074,9 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 if h >= 0:
                     N[h].sibling = kids[p]
                     kids[p] = h
+                    if (h == u and 0 <= next_vertex < n and parents[next_vertex] == p
+                            and N[u].child < 0 and kind != 2 and not any_removed):
+                        sibling_parent = p  # a leaf, and its sibling comes next
             elif h >= 0:
                 N[h].sibling = roots
                 roots = h
@@ -930,10 +1102,10 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
         overflow[0] |= ovf
         return OK
     finally:
-        free(N)
-        free(kids)
-        free(order)
-        free(stack)
+        _scratch_free(N)
+        _scratch_free(kids)
+        _scratch_free(order)
+        _scratch_free(stack)
 
 
 cdef int _forest_released_wide(const coin_t[::1] coins, int64_t fbase,
@@ -1158,9 +1330,9 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
         return OK
     finally:
         free(order)
-        free(kids)
-        free(CH)
-        free(SB)
+        _scratch_free(kids)
+        _scratch_free(CH)
+        _scratch_free(SB)
         free(run)
 
 
@@ -1341,7 +1513,7 @@ cdef int _forest_value_into(const coin_t[::1] coins, const int64_t[::1] starts,
         if values != NULL:
             free(values - 2)
         free(components)
-        free(keys)
+        _scratch_free(keys)
 
 
 cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,

@@ -15,6 +15,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 from array import array
 from decimal import Decimal
@@ -22,6 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from alarms import raised_in, stop_after
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -736,6 +738,152 @@ def test_overflowing_floats_are_solved_exactly():
                             [Fraction(x) for x in huge], parents,
                             [m._replace(coin=Fraction(m.coin)) for m in game.play()])
     assert overflowed > 5
+
+
+def _leaves_in_blocks(rng: random.Random, n: int) -> list[int]:
+    """Parents first, each vertex's leaves numbered one after the other (breadth first): a
+    vertex gets a block of consecutive children, some of them leaves, some with children of
+    their own; now and then a root, or a single child (a path's step)."""
+    parents = [-1]
+    frontier = [0]
+    while len(parents) < n and frontier:
+        vertex = frontier.pop(0)
+        for _ in range(rng.choice([0, 1, 1, 2, 3, 8, 9, 30, rng.randint(0, 200)])):
+            if len(parents) >= n:
+                break
+            parents.append(-1 if rng.random() < 0.01 else vertex)
+            if rng.random() < 0.3:
+                frontier.append(len(parents) - 1)
+        if not frontier and len(parents) < n:
+            parents.append(-1)
+            frontier.append(len(parents) - 1)
+    return parents
+
+
+def test_runs_of_sibling_leaves_against_the_global_block_merging():
+    """Leaves of one parent visited one after the other (the short loop of the value), their
+    runs ended by a sibling with children, a leaf of another parent, the parent itself or a
+    root; parents first and parents last; with ties, on ints and on floats (-0.0 among them:
+    the machine and the twin agree bit for bit)."""
+    rng = random.Random(44)
+    for _ in range(scaled(80)):
+        n = rng.randint(1, 3000)
+        parents = _leaves_in_blocks(rng, n)
+        n = len(parents)
+        values = _wide_values(rng, n)
+        if max(map(abs, values)) > 2**41:
+            values = [x >> 20 for x in values]
+        if rng.random() < 0.5:  # parents last
+            values, parents = values[::-1], [-1 if p < 0 else n - 1 - p for p in parents[::-1]]
+        expected = block_merging_value([], values, parents)
+        assert Game(forest=(values, parents)).value() == expected
+        assert _machine_value(values, parents) == expected
+        floats = [rng.choice([-0.0, 0.0, 0.5, -1.5]) if rng.random() < 0.3 else x / 8
+                  for x in values]
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents),
+                     array("B", bytes(n)))
+        machine = _core.forest_value(array("d", floats), *arguments)
+        twin = _core.forest_value_exact(list(floats), *arguments)
+        assert machine[0] == twin[0] == _core.Status.OK
+        assert struct.pack("<d", machine[1]) == struct.pack("<d", twin[1])
+
+
+# -- scratch kept between calls -----------------------------------------------------------------
+# The value's and the play's big scratch buffers (64 KiB or more: forests of a few thousand
+# nodes) are kept for the next call. Each call must find them in any state the previous one
+# left (other forests' records), and a call stopped midway must give them back.
+
+
+def _kept_buffers_are_free() -> bool:
+    kept = _core.scratch_kept()
+    return (not any(busy for _, busy in kept)
+            and sum(size for size, _ in kept) <= 64 * 2**20)
+
+
+def _machine_value(values: list[int], parents: list[int]) -> int:
+    status, value = _core.forest_value(array("q", values), array("q", []), array("q", []), 0,
+                                       0, array("q", parents), array("B", bytes(len(values))))
+    assert status == _core.Status.OK
+    return value
+
+
+def test_kept_scratch_gives_the_values_of_fresh_scratch():
+    """Forests of 5,000 to 40,000 nodes of every shape and numbering, one after the other (each
+    call reuses the buffers the last one wrote), against the global block merging; the play
+    (whose blocks use kept buffers too) adds up to the value."""
+    rng = random.Random(41)
+    for round_ in range(scaled(12, 3)):
+        if round_ == 4:
+            _core.scratch_release()  # from empty slots again
+        n = rng.randint(5000, 40000)
+        values = _wide_values(rng, n)
+        if max(map(abs, values)) > 2**41:
+            values = [x >> 20 for x in values]  # no int64 overflow: the machine answers
+        values, parents = _labelled(rng, values, _shape(rng, n))
+        expected = block_merging_value([], values, parents)
+        assert _machine_value(values, parents) == expected
+        assert _kept_buffers_are_free()
+        outs = (array("q", bytes(8 * n)), array("q", bytes(8 * n)), array("B", bytes(n)))
+        assert _core.forest_play(array("q", values), array("q", []), array("q", []), 0, 0,
+                                 array("q", parents), array("B", bytes(n)), *outs) == (
+            _core.Status.OK, expected)
+        assert sum(values[c] if t % 2 == 0 else -values[c]
+                   for t, c in enumerate(outs[1])) == expected
+        assert _kept_buffers_are_free()
+    if sys.platform != "win32":  # built with GCC or Clang: the atomics that keep buffers
+        assert sum(size for size, _ in _core.scratch_kept()) > 0
+
+
+def test_threads_computing_values_at_once_share_the_kept_scratch():
+    """Threads solving forests at the same time (the kernels release the GIL): each call
+    takes free slots or allocates its own, and every answer is the one of a lone call."""
+    rng = random.Random(42)
+    forests = []
+    for _ in range(scaled(8, 2)):
+        n = rng.randint(20000, 60000)
+        forests.append(_labelled(rng, _random_values(rng, n), _shape(rng, n)))
+    expected = [_machine_value(values, parents) for values, parents in forests]
+    answers: dict[tuple[int, int], int] = {}
+
+    def work(thread: int) -> None:
+        for step in range(6):
+            k = (thread + step) % len(forests)
+            answers[thread, step] = _machine_value(*forests[k])
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == {(t, s): expected[(t + s) % len(forests)]
+                       for t in range(4) for s in range(6)}
+    assert _kept_buffers_are_free()
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
+def test_a_value_stopped_by_a_signal_gives_its_kept_scratch_back():
+    """An exception raised by a signal handler inside the loop (as Ctrl-C does) leaves every
+    slot free, and the next call's answer is right."""
+    rng = np.random.default_rng(43)
+    n = 10**6
+    parents = (rng.random(n) * np.arange(n)).astype(np.int64)
+    parents[0] = -1
+    label = rng.permutation(n)  # parents anywhere: the Kahn order
+    shuffled = np.empty(n, dtype=np.int64)
+    shuffled[label] = np.where(parents < 0, -1, label[np.maximum(parents, 0)])
+    coins = rng.integers(-10**9, 10**9, n)
+    arguments = (coins, array("q", []), array("q", []), 0, 0, shuffled, bytes(n))
+    expected = _core.forest_value(*arguments)
+    inside = False
+    for attempt in range(1, 6):  # a busy machine may deliver the signal late or early
+        stop = stop_after(0.01 * attempt, lambda: _core.forest_value(*arguments))
+        inside = raised_in(stop, "_forest.pxi")
+        assert _kept_buffers_are_free()
+        if inside:
+            break
+    assert inside
+    assert _core.forest_value(*arguments) == expected
+    assert _kept_buffers_are_free()
 
 
 # -- Ctrl-C ------------------------------------------------------------------------------------
