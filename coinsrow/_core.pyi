@@ -42,6 +42,14 @@ class OffsetsProblem(enum.IntEnum):
     OFFSETS_DECREASING = 3
     OFFSETS_PAST_END = 4
 
+# --- _scratch.pxi ---------------------------------------------------------------------------
+
+def scratch_kept() -> list[tuple[int, bool]]:
+    """The buffers kept between calls for the kernels' scratch: ``(bytes, busy)`` per slot."""
+
+def scratch_release() -> None:
+    """Return the kept buffers that no call is using to the allocator (also done at exit)."""
+
 # --- _rows.pxi ------------------------------------------------------------------------------
 
 def game_value(coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int) -> tuple[Status, Any]:
@@ -234,12 +242,6 @@ class SubRowsExact:
     ) -> tuple[Status, int]: ...
 
 # --- _forest.pxi ----------------------------------------------------------------------------
-
-def scratch_kept() -> list[tuple[int, bool]]:
-    """The buffers kept between calls for the forests' scratch: ``(bytes, busy)`` per slot."""
-
-def scratch_release() -> None:
-    """Return the kept buffers that no call is using to the allocator (also done at exit)."""
 
 def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
     """``(problem, node)``: a parent out of range or a cycle, and the node it is found at."""

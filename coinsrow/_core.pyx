@@ -17,6 +17,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
                           PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 
+include "_scratch.pxi"      # scratch memory kept between calls, huge pages
 include "_fsum.pxi"         # correctly rounded sums of doubles (float profits)
 include "_rows.pxi"         # rows and stacks: Fusion, Fruitless, Greedy, play, profits
 include "_window.pxi"       # the window structure: Engine and the pizza
