@@ -612,6 +612,13 @@ cdef struct Run:
     int64_t coin
     int64_t written   # its last entries written so far by Fusions reaching into it
     int64_t pos       # its first entry's position in the stack (set by _place_runs)
+    # int64 rows: the sum of its first ``alt_length`` coins with alternating signs, the
+    # first added (known unless it overflowed or was not worth computing), so that the
+    # Greedy phase adds a whole run without reading it again. (Fusions reaching into the
+    # run shorten it, not ``alt_length``: what they took is subtracted when it is used.)
+    int64_t alt
+    int64_t alt_length
+    bint alt_known
 
 
 cdef struct RowStack:
@@ -640,10 +647,11 @@ cdef struct FloatSurvey:
     double magnitude  # the sum of |coin|, rounded
 
 
-cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexcept nogil:
+cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_t alt,
+                  bint alt_known) noexcept nogil:
     """Append a run of ``length`` coins from ``coin`` on, after values[:at] (continuing
     the top run when nothing is written after it and the coins continue it): OK or
-    NO_MEMORY."""
+    NO_MEMORY. ``alt``: the run's alternating sum (see Run), if ``alt_known``."""
     cdef Run *r
     cdef Run *grown
     cdef int64_t capacity
@@ -652,7 +660,16 @@ cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexce
     if st.n_runs > 0:
         r = &st.runs[st.n_runs - 1]
         if r.at == at and r.coin + r.length == coin:
+            if r.alt_known and alt_known and r.alt_length == r.length:
+                # The new coins' signs start at the parity of the run's length.
+                if r.length & 1:
+                    r.alt_known = not sub_checked(r.alt, alt, &r.alt)
+                else:
+                    r.alt_known = not add_checked(r.alt, alt, &r.alt)
+            else:
+                r.alt_known = False
             r.length += length
+            r.alt_length = r.length
             return OK
     if st.n_runs == st.capacity:
         capacity = 2 * st.capacity if st.capacity > 0 else 8
@@ -668,6 +685,9 @@ cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexce
     r.coin = coin
     r.written = 0
     r.pos = 0
+    r.alt = alt
+    r.alt_length = length
+    r.alt_known = alt_known
     st.n_runs += 1
     return OK
 
@@ -909,12 +929,14 @@ cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *va
 
 
 cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values,
-                       int64_t *segments, RowStack *st) noexcept nogil:
+                       int64_t *segments, RowStack *st, int64_t alt,
+                       bint alt_known) noexcept nogil:
     """Push coins[p:q], which do not fuse: a run if there are many, else written (a short
-    run would only slow the Fusion loop down). OK or NO_MEMORY."""
+    run would only slow the Fusion loop down). ``alt``: their alternating sum, if
+    ``alt_known`` (see Run). OK or NO_MEMORY."""
     cdef int64_t e
     if q - p >= _SHORT_RUN:
-        if _add_run(st, st.written, q - p, p) != OK:
+        if _add_run(st, st.written, q - p, p, alt, alt_known) != OK:
             return NO_MEMORY
     else:
         memcpy(values + st.written, coins + p, (q - p) * sizeof(coin_t))
@@ -934,12 +956,21 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
     cdef RowSums scanned
     cdef coin_t prev = _top_entry(coins, values, st, 0)
     cdef bint down = _top_entry(coins, values, st, 1) > prev
-    cdef int64_t q
+    cdef int64_t q, alt = 0
+    cdef bint alt_known = False
     scanned.even = 0
     scanned.odd = 0
     scanned.overflow = False
     q = _unfused_scan(coins, p, stop, prev, down, &scanned)
-    _push_unfused(coins, p, q, values, segments, st)
+    if coin_t is int64_t:
+        # The sums are by the parity of the coins' indices; the run's signs start at p's.
+        if p & 1:
+            alt_known = not (scanned.overflow
+                             | sub_checked(scanned.odd, scanned.even, &alt))
+        else:
+            alt_known = not (scanned.overflow
+                             | sub_checked(scanned.even, scanned.odd, &alt))
+    _push_unfused(coins, p, q, values, segments, st, alt, alt_known)
     if coin_t is int64_t:
         if sums != NULL:
             sums.overflow |= scanned.overflow | add_checked(sums.rest, scanned.even,
@@ -958,7 +989,8 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     when ``stop_flag`` is NULL, runs the signal handlers (taking the GIL for a moment):
     _STOPPED if it must stop, NO_MEMORY, or OK.
     """
-    cdef int64_t p, q, step_end, block
+    cdef int64_t p, q, step_end, block, alt = 0
+    cdef bint alt_known = False
     st.start = lo
     st.top = 0
     st.written = 0
@@ -971,14 +1003,15 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     sums.overflow = False
     if hi - lo < 3:
         # Fewer than three coins: nothing fuses.
-        if _add_run(st, 0, hi - lo, lo) != OK:
-            return NO_MEMORY
-        st.top = hi - lo
         if coin_t is int64_t:
             if hi - lo >= 1:
                 sums.even = coins[lo]
             if hi - lo >= 2:
                 sums.odd = coins[lo + 1]
+            alt_known = not sub_checked(sums.even, sums.odd, &alt)
+        if _add_run(st, 0, hi - lo, lo, alt, alt_known) != OK:
+            return NO_MEMORY
+        st.top = hi - lo
         return OK
     if coin_t is int64_t:
         sums.even = coins[lo]
@@ -993,12 +1026,15 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
             break
         if _must_stop(stop_flag):
             return _STOPPED
+    if coin_t is int64_t:
+        # The prefix's sums are by parity from lo, its first coin.
+        alt_known = not (sums.overflow | sub_checked(sums.even, sums.odd, &alt))
     if p < hi:
-        if _push_unfused(coins, lo, p, values, segments, st) != OK:
+        if _push_unfused(coins, lo, p, values, segments, st, alt, alt_known) != OK:
             return NO_MEMORY
     else:
         # Nothing fuses: the stack is the coins, one run (whatever its length).
-        if _add_run(st, 0, p - lo, lo) != OK:
+        if _add_run(st, 0, p - lo, lo, alt, alt_known) != OK:
             return NO_MEMORY
         st.top = p - lo
     # Then the stack: written, or scanned as runs where nothing fuses for a while. After a
@@ -1020,7 +1056,7 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
         if p < step_end:
             q = _scan_run(coins, p, step_end, values, segments, st,
                           sums if want_total else NULL)
-            block = _RUN_PROBE if q - p >= 4 * _RUN_AFTER else _RUN_AFTER
+            block = _RUN_PROBE if q - p >= _RUN_AFTER else _RUN_AFTER
             p = q
         if st.no_memory:
             return NO_MEMORY
@@ -1106,7 +1142,8 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
     cdef int64_t written, top, guard
     cdef const coin_t *piece = NULL
     cdef coin_t x, t, first = 0, second = 0
-    cdef bint ovf = part.overflow
+    cdef bint ovf = part.overflow, alt_known
+    cdef int64_t alt = 0
     cdef Run *r
     if row.top >= 1:
         first = _top_entry(coins, values, row, 0)
@@ -1163,7 +1200,11 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
         if k >= 0 and e < part.runs[k].pos + part.runs[k].length:
             r = &part.runs[k]
             b = r.pos + r.length
-            _add_run(row, row.written, b - e, r.coin + e - r.pos)
+            # A whole run keeps its alternating sum; the rest of one is read if needed.
+            alt_known = False
+            if coin_t is int64_t:
+                alt_known = e == r.pos and _run_alt(coins, r, &alt)
+            _add_run(row, row.written, b - e, r.coin + e - r.pos, alt, alt_known)
         else:
             # Written entries up to the next run: at part_values[w:].
             w = e if k < 0 else part.runs[k].at + e - part.runs[k].pos - part.runs[k].length
@@ -1302,13 +1343,37 @@ cdef int64_t _alternating(const int64_t *a, int64_t lo, int64_t hi, bint *overfl
     return result
 
 
+cdef bint _run_alt(const int64_t *coins, Run *r, int64_t *alt) noexcept nogil:
+    """The alternating sum of the run's coins now (see Run) into ``alt``: False if it is
+    not known. Reads only the coins Fusions took from its end."""
+    cdef bint ovf = False
+    cdef int64_t taken
+    if not r.alt_known:
+        return False
+    taken = _alternating(coins + r.coin, r.length, r.alt_length, &ovf)
+    ovf |= sub_checked(r.alt, taken, alt)
+    return not ovf
+
+
 cdef int64_t _stack_alternating(const int64_t *coins, const int64_t *values, RowStack *st,
                                 int64_t lo, int64_t hi, bint *overflow) noexcept nogil:
-    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece."""
-    cdef int64_t e = lo, b, total = 0, part, offset
+    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece: a whole run whose
+    alternating sum is known is not read (runs placed)."""
+    cdef int64_t e = lo, b, total = 0, part, offset, k
     cdef const int64_t *p
+    cdef Run *r
     cdef bint ovf = False
     while e < hi:
+        k = _run_below(st, e)
+        if k >= 0:
+            r = &st.runs[k]
+            if r.pos == e and r.pos + r.length <= hi and _run_alt(coins, r, &part):
+                if e & 1:
+                    ovf |= sub_checked(total, part, &total)
+                else:
+                    ovf |= add_checked(total, part, &total)
+                e += r.length
+                continue
         p = _piece_up(coins, values, st, e, &b, &offset)
         if b > hi:
             b = hi
