@@ -568,6 +568,10 @@ cdef enum:
     # Internal status: a signal handler raised (its exception is set), or the caller told
     # the worker threads to stop.
     _STOPPED = 5
+    # Internal status of _stitch: the part's written entries must be read from a copy.
+    _OVERTAKE = 6
+    # The coins of each part a row on several threads samples first (_RowWork._mostly_runs).
+    _SAMPLE_COINS = 1 << 13
 
 
 cdef extern from *:
@@ -1124,20 +1128,23 @@ cdef bint _unfused(RowStack *st, int64_t n) noexcept nogil:
             and (n == 0 or (st.n_runs == 1 and st.runs[0].coin == st.start)))
 
 
-cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStack *row,
-                  const coin_t *part_values, const int64_t *part_segments,
-                  RowStack *part) noexcept nogil:
+cdef int _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStack *row,
+                 const coin_t *part_values, const int64_t *part_segments,
+                 RowStack *part, bint may_overtake) noexcept nogil:
     """Push the entries of ``part`` (the next coins, reduced on their own, written entries
     in part_values; runs placed) onto ``row``, the reduced row of the coins before them
-    (values[-2] and values[-1] readable). The caller makes sure that what the row writes
-    never overtakes what is still to be read of the part.
+    (values[-2] and values[-1] readable): OK, or _OVERTAKE, having changed nothing, when
+    the seam fuses and ``may_overtake`` says that what the row then writes could overtake
+    what is still to be read of the part (the caller then passes a copy of the part's
+    written entries). Where the seam does not fuse, the part's written entries only move
+    down (the row has no more written entries than the coins before the part), in order.
 
     Fusion is confluent (docs/rows.md), so this gives the reduced row of all the coins.
     Only the seam can fuse: as soon as neither triple across it would (the row's two top
     entries and the part's next one; the row's top and the part's next two), the rest of
     the part goes on as it is: its runs as runs, its written entries moved.
     """
-    cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b
+    cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b, p, q
     cdef int64_t limit = 0, piece_offset = 0   # the part's piece holding entry i
     cdef int64_t written, top, guard
     cdef const coin_t *piece = NULL
@@ -1164,6 +1171,22 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
                 t = _stack_entry(coins, part_values, part, i + 1)
             if not ((first <= x) & (x > t)):
                 break
+        if may_overtake:
+            return _OVERTAKE  # before the first push: nothing has changed
+        if piece == coins and i + 1 < limit:
+            # A run of the part's coins: the Fusion loop of one thread pushes them, as it
+            # would have without the cut (it returns after a block without a Fusion).
+            p = i - piece_offset
+            if segments != NULL:
+                q = _push_play(coins, p, limit - piece_offset, values, segments, row,
+                               _RUN_AFTER)
+            else:
+                q = _push_value(coins, p, limit - piece_offset, values, row, _RUN_AFTER)
+            i += q - p
+            first = _top_entry(coins, values, row, 0)
+            if row.top >= 2:
+                second = _top_entry(coins, values, row, 1)
+            continue
         if segments != NULL:
             seg = _stack_segment(part_segments, part, i)
         # The row's counts in locals while entries are written: stores to ``values`` could
@@ -1193,10 +1216,10 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
         second = first
         first = x
         i += 1
-    # The rest of the part, part[i:], goes on unchanged, piece by piece.
+    # The rest of the part, part[i:], goes on unchanged, piece by piece (the runs in order).
     e = i
+    k = _run_below(part, e)
     while e < m:
-        k = _run_below(part, e)
         if k >= 0 and e < part.runs[k].pos + part.runs[k].length:
             r = &part.runs[k]
             b = r.pos + r.length
@@ -1209,6 +1232,7 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
             # Written entries up to the next run: at part_values[w:].
             w = e if k < 0 else part.runs[k].at + e - part.runs[k].pos - part.runs[k].length
             b = part.runs[k + 1].pos if k + 1 < part.n_runs else m
+            k += 1
             memmove(values + row.written, part_values + w, (b - e) * sizeof(coin_t))
             if segments != NULL:
                 memmove(segments + row.written, part_segments + w, (b - e) * sizeof(int64_t))
@@ -1217,6 +1241,7 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
         e = b
     row.overflow |= ovf
     row.no_memory |= part.no_memory
+    return OK
 
 
 cdef void _float_survey(const double *coins, int64_t lo, int64_t hi,
@@ -1357,27 +1382,31 @@ cdef bint _run_alt(const int64_t *coins, Run *r, int64_t *alt) noexcept nogil:
 
 cdef int64_t _stack_alternating(const int64_t *coins, const int64_t *values, RowStack *st,
                                 int64_t lo, int64_t hi, bint *overflow) noexcept nogil:
-    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece: a whole run whose
-    alternating sum is known is not read (runs placed)."""
-    cdef int64_t e = lo, b, total = 0, part, offset, k
-    cdef const int64_t *p
+    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece, the runs in order
+    (one binary search): a whole run whose alternating sum is known is not read (runs
+    placed)."""
+    cdef int64_t e = lo, b, total = 0, part = 0, offset, k = _run_below(st, lo)
     cdef Run *r
     cdef bint ovf = False
     while e < hi:
-        k = _run_below(st, e)
-        if k >= 0:
+        if k >= 0 and e < st.runs[k].pos + st.runs[k].length:
             r = &st.runs[k]
-            if r.pos == e and r.pos + r.length <= hi and _run_alt(coins, r, &part):
-                if e & 1:
-                    ovf |= sub_checked(total, part, &total)
-                else:
-                    ovf |= add_checked(total, part, &total)
-                e += r.length
-                continue
-        p = _piece_up(coins, values, st, e, &b, &offset)
-        if b > hi:
-            b = hi
-        part = _alternating(p, e - offset, b - offset, &ovf)
+            b = r.pos + r.length
+            if e == r.pos and b <= hi and _run_alt(coins, r, &part):
+                offset = e  # its sum's signs start at the run's first entry
+            else:
+                if b > hi:
+                    b = hi
+                offset = r.pos - r.coin
+                part = _alternating(coins, e - offset, b - offset, &ovf)
+        else:
+            # The written entries after run k (before the first run when k < 0).
+            offset = 0 if k < 0 else st.runs[k].pos + st.runs[k].length - st.runs[k].at
+            b = st.runs[k + 1].pos if k + 1 < st.n_runs else st.top
+            k += 1
+            if b > hi:
+                b = hi
+            part = _alternating(values, e - offset, b - offset, &ovf)
         if offset & 1:
             ovf |= sub_checked(total, part, &total)
         else:
@@ -2095,13 +2124,14 @@ cdef class _RowWork:
         cdef int status = OK
         cdef int lowest = 1100
         cdef double magnitude = 0.0
+        cdef bint mostly_runs
         if parts < 1 or threads < 1:
             raise ValueError("parts and threads must be at least 1")
         if parts > self.n:
             parts = self.n if self.n > 0 else 1
         self._cut(parts)
         if parts > 1 and self.floats:
-            self._run(threads, True)
+            self._run(threads, True, 0)
             for i in range(parts):
                 if self.surveys[i].bad >= 0:
                     self.bad_index = self.surveys[i].bad
@@ -2120,6 +2150,15 @@ cdef class _RowWork:
                 self.bad_index = _first_not_finite_at(<const double *> self.coins, 0, self.n)
             if self.bad_index >= 0:
                 return NOT_FINITE
+        if self.n_parts > 1 and threads > 1:
+            # Where the row is mostly runs (sorted stretches, read at memory speed), the
+            # pool, the stitching and their memory traffic cost about what a second thread
+            # saves, or more (the seam after a peak fuses for the whole descending side, on
+            # one thread): a sample of each part decides, and such a row is reduced here.
+            with nogil:
+                mostly_runs = self._mostly_runs()
+            if mostly_runs:
+                self._cut(1)
         if self.n_parts == 1:
             with nogil:
                 status = self._reduce_range(0, &self.stacks[0], &self.part_sums[0], NULL)
@@ -2129,12 +2168,31 @@ cdef class _RowWork:
                 raise MemoryError()
             self._take_part_zero()
             return OK
-        self._run(threads, False)
+        self._run(threads, False, 0)
         with nogil:
             status = self._stitch_all()
         if status == NO_MEMORY or self.row.no_memory:
             raise MemoryError()
         return OK
+
+    cdef bint _mostly_runs(self) noexcept nogil:
+        """A sample says the row is mostly runs: each part's first _SAMPLE_COINS coins,
+        reduced on their own (in the part's scratch), have at least 3/4 of them as
+        entries of runs (unwritten, unfused)."""
+        cdef Py_ssize_t i
+        cdef int64_t lo, hi, sampled = 0, in_runs = 0
+        cdef RowStack *st
+        for i in range(self.n_parts):
+            lo = self.bounds[i]
+            hi = self.bounds[i + 1]
+            if hi - lo > _SAMPLE_COINS:
+                hi = lo + _SAMPLE_COINS
+            st = &self.stacks[i]
+            # stop_flag is never looked at: the sample is shorter than a step.
+            self._reduce_span(i, lo, hi, st, &self.part_sums[i], &self.stop_flag)
+            sampled += hi - lo
+            in_runs += st.top - st.written
+        return 4 * in_runs >= 3 * sampled
 
     cdef int _cut(self, Py_ssize_t parts) except -1:
         """Cut the row into ``parts`` parts and allocate their scratch."""
@@ -2174,24 +2232,25 @@ cdef class _RowWork:
         self.stacks[0].capacity = 0
         self.stacks[0].n_runs = 0
 
-    cdef int _run(self, Py_ssize_t threads, bint survey) except -1:
-        """Run every part (``survey``: its float survey, else its reduction), in this
-        thread (looking at signals between steps) or on a pool of ``threads`` threads."""
+    cdef int _run(self, Py_ssize_t threads, bint survey, Py_ssize_t first) except -1:
+        """Run every part from ``first`` on (``survey``: its float survey, else its
+        reduction), in this thread (looking at signals between steps) or on a pool of
+        ``threads`` threads."""
         cdef Py_ssize_t i
         cdef int status
         task = self.survey_part if survey else self.reduce_part
         if threads <= 1:
-            for i in range(self.n_parts):
+            for i in range(first, self.n_parts):
                 status = task(i, True)
                 if status == _STOPPED:
                     _raise_pending()
                 if status == NO_MEMORY:
                     raise MemoryError()
             return 0
-        pool = _RowPool(max_workers=min(threads, self.n_parts))
+        pool = _RowPool(max_workers=min(threads, self.n_parts - first))
         finished = False
         try:
-            statuses = list(pool.map(task, range(self.n_parts), _repeat(False)))
+            statuses = list(pool.map(task, range(first, self.n_parts), _repeat(False)))
             finished = True
         finally:
             if not finished:
@@ -2223,6 +2282,11 @@ cdef class _RowWork:
 
     cdef int _reduce_range(self, Py_ssize_t i, RowStack *st, RowSums *sums,
                            int *stop_flag) noexcept nogil:
+        return self._reduce_span(i, self.bounds[i], self.bounds[i + 1], st, sums, stop_flag)
+
+    cdef int _reduce_span(self, Py_ssize_t i, int64_t lo, int64_t hi, RowStack *st,
+                          RowSums *sums, int *stop_flag) noexcept nogil:
+        """Reduce the coins [lo, hi) of part i on their own, in part i's scratch."""
         cdef int64_t offset = self._offset(i)
         cdef int64_t *segments = self.segments + offset if self.segments != NULL else NULL
         if i > 0:
@@ -2230,10 +2294,10 @@ cdef class _RowWork:
             (<int64_t *> self.values)[offset - 1] = 0
             (<int64_t *> self.values)[offset - 2] = 0
         if self.floats:
-            return _reduce_part(<const double *> self.coins, self.bounds[i],
-                                self.bounds[i + 1], <double *> self.values + offset,
-                                segments, st, sums, False, stop_flag)
-        return _reduce_part(<const int64_t *> self.coins, self.bounds[i], self.bounds[i + 1],
+            return _reduce_part(<const double *> self.coins, lo, hi,
+                                <double *> self.values + offset, segments, st, sums, False,
+                                stop_flag)
+        return _reduce_part(<const int64_t *> self.coins, lo, hi,
                             <int64_t *> self.values + offset, segments, st, sums,
                             self.want_total, stop_flag)
 
@@ -2242,6 +2306,7 @@ cdef class _RowWork:
         NO_MEMORY."""
         cdef Py_ssize_t i
         cdef int64_t offset, w
+        cdef int status
         cdef RowSums *s
         cdef RowStack *part
         cdef void *part_values
@@ -2256,9 +2321,12 @@ cdef class _RowWork:
             part_values = (<char *> self.values) + 8 * offset
             part_segments = self.segments + offset if self.segments != NULL else NULL
             w = part.written
-            if part.n_runs > 0 and w > 0:
-                # Its written entries come after runs: the row could overtake them while
-                # it pushes the part's first entries. Read them from a copy.
+            # Its written entries come after runs: where the seam fuses, the row could
+            # overtake them while it pushes the part's first entries.
+            status = self._stitch_one(part, part_values, part_segments,
+                                      part.n_runs > 0 and w > 0)
+            if status == _OVERTAKE:
+                # Read them from a copy.
                 copy = malloc(w * 8)
                 if self.segments != NULL:
                     copy_segments = <int64_t *> malloc(w * sizeof(int64_t))
@@ -2267,17 +2335,14 @@ cdef class _RowWork:
                     free(copy_segments)
                     return NO_MEMORY
                 memcpy(copy, part_values, w * 8)
-                part_values = copy
                 if self.segments != NULL:
                     memcpy(copy_segments, part_segments, w * sizeof(int64_t))
-                    part_segments = copy_segments
-            if self.floats:
-                _stitch(<const double *> self.coins, <double *> self.values, self.segments,
-                        &self.row, <const double *> part_values, part_segments, part)
-            else:
-                _stitch(<const int64_t *> self.coins, <int64_t *> self.values,
-                        self.segments, &self.row, <const int64_t *> part_values,
-                        part_segments, part)
+                self._stitch_one(part, copy, copy_segments, False)
+                free(copy)
+                free(copy_segments)
+                copy = NULL
+                copy_segments = NULL
+            if not self.floats:
                 s = &self.part_sums[i]
                 self.sums.overflow |= s.overflow
                 # The part's parities are counted from its own first coin.
@@ -2288,11 +2353,17 @@ cdef class _RowWork:
                     self.sums.overflow |= add_checked(self.sums.even, s.even, &self.sums.even)
                     self.sums.overflow |= add_checked(self.sums.odd, s.odd, &self.sums.odd)
                 self.sums.overflow |= add_checked(self.sums.rest, s.rest, &self.sums.rest)
-            free(copy)
-            free(copy_segments)
-            copy = NULL
-            copy_segments = NULL
         return OK
+
+    cdef int _stitch_one(self, RowStack *part, const void *part_values,
+                         const int64_t *part_segments, bint may_overtake) noexcept nogil:
+        if self.floats:
+            return _stitch(<const double *> self.coins, <double *> self.values, self.segments,
+                           &self.row, <const double *> part_values, part_segments, part,
+                           may_overtake)
+        return _stitch(<const int64_t *> self.coins, <int64_t *> self.values, self.segments,
+                       &self.row, <const int64_t *> part_values, part_segments, part,
+                       may_overtake)
 
     cdef bint unfused(self) noexcept nogil:
         """Nothing fused: the reduced row is the row itself."""
