@@ -90,7 +90,7 @@ def test_a_run_whose_sum_overflows_is_read_instead():
         row = sorted(base + rng.randrange(2**40) for _ in range(n))
         if rng.random() < 0.5:
             row.reverse()
-        for k in range(rng.randint(0, 5)):
+        for _ in range(rng.randint(0, 5)):
             i = rng.randrange(n - 1)
             row[i + 1] = row[i]
         arr = np.array(row, dtype=np.int64)
