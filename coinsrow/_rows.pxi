@@ -861,7 +861,76 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     while fused and cp < end:
         fused = False
         block_end = cp + block if end - cp > block else end
-        while cp < block_end:
+        # Two coins a step (the loop's own work halves; the roles of ``first`` and
+        # ``second`` need no moves between the two).
+        while cp + 1 < block_end:
+            v = cp[0]
+            if segments_t is Wanted:
+                seg = cp - coins
+            if coin_t is int64_t:
+                if total_t is Wanted:
+                    if coinsrow_unlikely(add_checked(total, v, &total)):
+                        total_ovf = True
+            # The Fusion test is one branch (bitwise &), taken rarely.
+            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+                fused = True
+                # int64: an overflow is rare, its test a branch never taken.
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, segments, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            v = cp[1]
+            if segments_t is Wanted:
+                seg = cp + 1 - coins
+            if coin_t is int64_t:
+                if total_t is Wanted:
+                    if coinsrow_unlikely(add_checked(total, v, &total)):
+                        total_ovf = True
+            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+                fused = True
+                # int64: an overflow is rare, its test a branch never taken.
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, segments, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            cp += 2
+        if cp < block_end:
             v = cp[0]
             if segments_t is Wanted:
                 seg = cp - coins
