@@ -640,7 +640,8 @@ cdef struct RowSums:
     # int64 rows: sums of coins, checked (``overflow`` when one overflowed).
     int64_t even      # the coins of the unfused prefix at even offsets from its first coin
     int64_t odd       # ... at odd offsets
-    int64_t rest      # every other coin (only when the total is wanted)
+    int64_t rest      # the other coins at even indices (in the buffer; only when the
+                      # total is wanted: with the value's alternating sum it gives the rest)
     bint overflow
 
 
@@ -840,7 +841,8 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     The two top entries are kept in registers; memory is read again only after a Fusion,
     without a branch unless a run is near (values[-2] and values[-1] are readable: the
     depth test masks them). The variant (``total_t`` etc., see Wanted) says whether the
-    coins are added to ``sums.rest`` (int64), whether ``segments`` are written, whether
+    coins at even indices are added to ``sums.rest`` (int64), whether ``segments`` are
+    written, whether
     ``st`` may have runs.
     """
     cdef coin_t *sp = values + st.written         # one past the top written entry
@@ -849,7 +851,7 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     cdef const coin_t *cp = coins + p
     cdef const coin_t *end = coins + stop
     cdef const coin_t *block_end
-    cdef int64_t seg = 0, moved
+    cdef int64_t seg = 0, moved, even
     cdef coin_t v, t, first = 0, second = 0
     cdef int64_t total = 0
     cdef bint ovf = False, total_ovf = False, fused = True
@@ -861,6 +863,7 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     while fused and cp < end:
         fused = False
         block_end = cp + block if end - cp > block else end
+        even = (cp - coins) & 1
         # Two coins a step (the loop's own work halves; the roles of ``first`` and
         # ``second`` need no moves between the two).
         while cp + 1 < block_end:
@@ -869,7 +872,8 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
                 seg = cp - coins
             if coin_t is int64_t:
                 if total_t is Wanted:
-                    if coinsrow_unlikely(add_checked(total, v, &total)):
+                    # The coin of the two at an even index (see RowSums.rest).
+                    if coinsrow_unlikely(add_checked(total, cp[even], &total)):
                         total_ovf = True
             # The Fusion test is one branch (bitwise &), taken rarely.
             while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
@@ -900,10 +904,6 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
             v = cp[1]
             if segments_t is Wanted:
                 seg = cp + 1 - coins
-            if coin_t is int64_t:
-                if total_t is Wanted:
-                    if coinsrow_unlikely(add_checked(total, v, &total)):
-                        total_ovf = True
             while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
                 fused = True
                 # int64: an overflow is rare, its test a branch never taken.
@@ -936,7 +936,7 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
                 seg = cp - coins
             if coin_t is int64_t:
                 if total_t is Wanted:
-                    if coinsrow_unlikely(add_checked(total, v, &total)):
+                    if even == 0 and coinsrow_unlikely(add_checked(total, v, &total)):
                         total_ovf = True
             # The Fusion test is one branch (bitwise &), taken rarely.
             while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
@@ -1025,7 +1025,8 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
                        int64_t *segments, RowStack *st, RowSums *sums) noexcept nogil:
     """Push the coins from coins[p] on that do not fuse as a run (unwritten), up to
     ``stop``: returns the first coin that fuses (or ``stop``). ``st`` has two entries at
-    least. int64: ``sums`` receives the coins in ``rest`` (may be NULL)."""
+    least. int64: ``sums`` receives the coins at even indices in ``rest`` (may be
+    NULL)."""
     cdef RowSums scanned
     cdef coin_t prev = _top_entry(coins, values, st, 0)
     cdef bint down = _top_entry(coins, values, st, 1) > prev
@@ -1048,7 +1049,6 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
         if sums != NULL:
             sums.overflow |= scanned.overflow | add_checked(sums.rest, scanned.even,
                                                             &sums.rest)
-            sums.overflow |= add_checked(sums.rest, scanned.odd, &sums.rest)
     return q
 
 
@@ -2511,8 +2511,10 @@ cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t th
     return work
 
 
-cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
-    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs)."""
+cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) except -1:
+    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs).
+    int64: the alternating sum of all its entries (that of all the coins) also goes to
+    ``whole_wanted`` when that is not NULL (OVERFLOW if it overflows)."""
     cdef bint ovf = work.row.overflow, whole_known = False
     cdef int64_t whole = 0
     cdef coin_t result = 0
@@ -2521,6 +2523,13 @@ cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
             if work.unfused() and not work.sums.overflow:
                 whole_known = not sub_checked(work.sums.even, work.sums.odd, &whole)
             _place_runs(&work.row)
+            if whole_wanted != NULL:
+                if not whole_known:
+                    whole = _stack_alternating(<const int64_t *> work.coins,
+                                               <const int64_t *> work.values, &work.row, 0,
+                                               work.row.top, &ovf)
+                    whole_known = True
+                whole_wanted[0] = whole
             result = _row_value_int(<const int64_t *> work.coins, <const int64_t *> work.values,
                                     &work.row, whole_known, whole, &ovf)
         else:
@@ -2553,18 +2562,20 @@ def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value)
+    status = _row_work_value(work, &value, NULL)
     return Status(status), value
 
 
 def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     """What each player collects on one row: ``(status, (first, second) or bad index)``.
 
-    int64: first = (sum + value) / 2, the sum taken in the same pass as the value. float64:
+    int64: first = (sum + value) / 2, the sum from the coins at even indices, taken in the
+    same pass as the value, and the reduced row's alternating sum. float64:
     each player's coins of the optimal play, summed exactly and rounded once. ``parts`` and
     ``threads`` as for ``row_value``. O(n).
     """
     cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
+    cdef int64_t even_sum = 0, whole = 0
     cdef double first_f = 0.0, second_f = 0.0
     cdef int status, result = OK
     cdef bint ovf = False
@@ -2576,12 +2587,17 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value)
+    status = _row_work_value(work, &value, &whole if coin_t is int64_t else NULL)
     with nogil:
         if coin_t is int64_t:
+            # The sum is twice that of the coins at even indices less the alternating sum of
+            # all the coins, which is that of the reduced row's entries (each entry stands
+            # for an odd run of coins, from one at the entry's parity): read from the
+            # written entries and the runs' sums, not from the coins again.
             ovf = work.sums.overflow
-            ovf |= add_checked(work.sums.even, work.sums.odd, &total)
-            ovf |= add_checked(total, work.sums.rest, &total)
+            ovf |= add_checked(work.sums.even, work.sums.rest, &even_sum)
+            ovf |= add_checked(even_sum, even_sum, &total)
+            ovf |= sub_checked(total, whole, &total)
             # sum + value is twice what the first player takes: even, so halving is exact.
             ovf |= add_checked(total, value, &twice)
             first = twice // 2
@@ -2620,7 +2636,7 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value)
+    status = _row_work_value(work, &value, NULL)
     with nogil:
         if work.unfused():
             _row_play_unfused(<const coin_t *> work.coins, 0, n, &out_coin[0])
