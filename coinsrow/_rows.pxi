@@ -8,7 +8,8 @@
 import heapq
 import math
 from libc.string cimport memcpy, memmove, memset
-from libc.math cimport isfinite, ldexp
+from libc.math cimport isfinite, ldexp, INFINITY
+from libc.stdint cimport INT64_MAX
 from cpython.mem cimport PyMem_RawRealloc
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from itertools import repeat as _repeat
@@ -697,6 +698,20 @@ cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_
     return OK
 
 
+cdef inline void _pad_below(void *values, bint floats) noexcept nogil:
+    """Fill the two readable entries below entry 0 of a scratch stack with the largest
+    number (int64 max, or +inf): reloaded under a lone entry e by the Fusion loop, the test
+    ``max <= e`` fails unless e is that number itself (then the depth test catches it)."""
+    cdef int64_t *ints = <int64_t *> values
+    cdef double *doubles = <double *> values
+    if floats:
+        doubles[-1] = INFINITY
+        doubles[-2] = INFINITY
+    else:
+        ints[-1] = INT64_MAX
+        ints[-2] = INT64_MAX
+
+
 cdef inline int64_t _guard(RowStack *st) noexcept nogil:
     """The written entries the Fusion loop's fast path needs: four above the top run (none
     without runs: values[-2] and values[-1] stand for missing entries)."""
@@ -839,8 +854,9 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     then scanned as a run): returns the next coin.
 
     The two top entries are kept in registers; memory is read again only after a Fusion,
-    without a branch unless a run is near (values[-2] and values[-1] are readable: the
-    depth test masks them). The variant (``total_t`` etc., see Wanted) says whether the
+    without a branch unless a run is near (values[-2] and values[-1] are readable). The
+    depth is tested only once the Fusion test passes: below the stack are the largest
+    numbers (``_pad_below``), so that an entry alone on the stack almost never passes it. The variant (``total_t`` etc., see Wanted) says whether the
     coins at even indices are added to ``sums.rest`` (int64), whether ``segments`` are
     written, whether
     ``st`` may have runs.
@@ -876,7 +892,9 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
                     if coinsrow_unlikely(add_checked(total, cp[even], &total)):
                         total_ovf = True
             # The Fusion test is one branch (bitwise &), taken rarely.
-            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+            while coinsrow_unlikely((second <= first) & (first > v)):
+                if coinsrow_unlikely(sp < deep):
+                    break  # fewer than two entries under the coin (see _pad_below)
                 fused = True
                 # int64: an overflow is rare, its test a branch never taken.
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
@@ -904,7 +922,9 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
             v = cp[1]
             if segments_t is Wanted:
                 seg = cp + 1 - coins
-            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+            while coinsrow_unlikely((second <= first) & (first > v)):
+                if coinsrow_unlikely(sp < deep):
+                    break  # fewer than two entries under the coin (see _pad_below)
                 fused = True
                 # int64: an overflow is rare, its test a branch never taken.
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
@@ -939,7 +959,9 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
                     if even == 0 and coinsrow_unlikely(add_checked(total, v, &total)):
                         total_ovf = True
             # The Fusion test is one branch (bitwise &), taken rarely.
-            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+            while coinsrow_unlikely((second <= first) & (first > v)):
+                if coinsrow_unlikely(sp < deep):
+                    break  # fewer than two entries under the coin (see _pad_below)
                 fused = True
                 # int64: an overflow is rare, its test a branch never taken.
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
@@ -2344,8 +2366,8 @@ cdef class _RowWork:
             self.n_stacks = parts
         for i in range(parts + 1):
             self.bounds[i] = self.n * i // parts
-        memset(self.raw, 0, 16)  # the row's two readable entries below entry 0
         self.values = self.raw + 16
+        _pad_below(self.values, self.floats)  # the row's two readable entries below entry 0
         self.segments = self.raw_segments + 2 if self.want_segments else NULL
         return 0
 
@@ -2416,8 +2438,7 @@ cdef class _RowWork:
         cdef int64_t *segments = self.segments + offset if self.segments != NULL else NULL
         if i > 0:
             # The part's own two readable entries below its entry 0.
-            (<int64_t *> self.values)[offset - 1] = 0
-            (<int64_t *> self.values)[offset - 2] = 0
+            _pad_below((<char *> self.values) + 8 * offset, self.floats)
         if self.floats:
             return _reduce_part(<const double *> self.coins, lo, hi,
                                 <double *> self.values + offset, segments, st, sums, False,
