@@ -168,3 +168,28 @@ def test_kept_scratch_between_calls_of_every_size():
     for t in workers:
         t.join()
     assert errors == []
+
+
+def test_the_largest_number_at_the_bottom_of_the_stack():
+    """The entries below a scratch stack hold int64 max (+inf for floats), so that a lone
+    entry almost never passes the Fusion test: a row whose bottom entry is that number
+    itself (int64 max, or a float Fusion that overflowed to +inf) is still exact."""
+    rng = random.Random(7106)
+    big = 2**63 - 1
+    for _ in range(scaled(400, 4)):
+        n = rng.randint(1, 40)
+        row = [big] + [rng.choice([big, rng.randrange(-50, 50)]) for _ in range(n - 1)]
+        want = dp_value(row)
+        arr = np.array(row, dtype=np.int64)
+        assert value(arr) == want
+        for parts in (1, 2, 3):
+            status, got = _core.row_value(arr, parts, 1)
+            assert status == _core.Status.OVERFLOW or got == want
+        first, second = profits(arr)
+        assert first - second == want and first + second == sum(row)
+    for _ in range(scaled(200, 4)):
+        n = rng.randint(3, 30)
+        row = [rng.choice([1e308, -1e308, 1.5e308, 3.0, -2.0]) for _ in range(n)]
+        floats = np.array(row, dtype=np.float64)
+        assert value(floats) == value(row)
+        assert list(play(floats)) == list(play(row))
