@@ -2261,9 +2261,10 @@ cdef class _RowWork:
         free(self.part_sums)
         free(self.surveys)
 
-    cdef int reduce(self, Py_ssize_t parts, Py_ssize_t threads) except -1:
+    cdef int reduce(self, Py_ssize_t parts, Py_ssize_t threads, bint sample) except -1:
         """Reduce the row: OK, or NOT_FINITE (``bad_index``); raises what a signal handler
-        raises (Ctrl-C), MemoryError."""
+        raises (Ctrl-C), MemoryError. ``sample``: on several threads, first a sample of the
+        parts decides whether the threads pay off (``_mostly_runs``)."""
         cdef Py_ssize_t i
         cdef int status = OK
         cdef int lowest = 1100
@@ -2294,7 +2295,7 @@ cdef class _RowWork:
                 self.bad_index = _first_not_finite_at(<const double *> self.coins, 0, self.n)
             if self.bad_index >= 0:
                 return NOT_FINITE
-        if self.n_parts > 1 and threads > 1:
+        if self.n_parts > 1 and threads > 1 and sample:
             # Where the row is mostly runs (sorted stretches, read at memory speed), the
             # pool, the stitching and their memory traffic cost about what a second thread
             # saves, or more (the seam after a peak fuses for the whole descending side, on
@@ -2524,10 +2525,10 @@ cdef int64_t _first_not_finite_at(const double *coins, int64_t start, int64_t st
 
 
 cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t threads,
-                      bint want_segments, bint want_total):
+                      bint sample, bint want_segments, bint want_total):
     """A reduced row (``_RowWork``), or the index of its first NaN or infinity (an int)."""
     work = _RowWork(coins, floats, len(coins), want_segments, want_total)
-    if work.reduce(parts, threads) == NOT_FINITE:
+    if work.reduce(parts, threads, sample) == NOT_FINITE:
         return work.bad_index
     return work
 
@@ -2564,22 +2565,24 @@ cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) ex
     return OK
 
 
-def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
+              bint sample=False):
     """The value of one row: ``(status, value or bad index)``.
 
     The row is reduced in ``parts`` parts at once on ``threads`` threads (1, 1: coin after
     coin in the calling thread) and the parts stitched; the answer, float rounding
     included, does not depend on either (float rows are cut only where every addition is
-    exact). O(n) time, the Greedy phase O(m) for m reduced entries (O(1) when nothing
-    fuses); extra memory one number per coin, written only where coins fuse. Ctrl-C stops
-    it.
+    exact). ``sample`` (``threads=None``): a sample of the parts first, and a row that is
+    mostly runs is reduced on the calling thread (docs/rows.md). O(n) time, the Greedy
+    phase O(m) for m reduced entries (O(1) when nothing fuses); extra memory one number per
+    coin, written only where coins fuse. Ctrl-C stops it.
     """
     cdef coin_t value = 0
     cdef int status
     cdef _RowWork work
     if coins.shape[0] == 0:
         return Status.OK, value
-    reply = _row_work(coins, coin_t is double, parts, threads, False, False)
+    reply = _row_work(coins, coin_t is double, parts, threads, sample, False, False)
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
@@ -2587,7 +2590,8 @@ def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status(status), value
 
 
-def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
+                bint sample=False):
     """What each player collects on one row: ``(status, (first, second) or bad index)``.
 
     int64: first = (sum + value) / 2, the sum from the coins at even indices, taken in the
@@ -2603,7 +2607,7 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     cdef _RowWork work
     if coins.shape[0] == 0:
         return Status.OK, (first, second)
-    reply = _row_work(coins, coin_t is double, parts, threads, coin_t is double,
+    reply = _row_work(coins, coin_t is double, parts, threads, sample, coin_t is double,
                       coin_t is int64_t)
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
@@ -2639,7 +2643,8 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status(status), (first, second)
 
 
-def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
+             bint sample=False):
     """An optimal play of one row: ``(status, moves or bad index)``, ``moves`` an
     ``array('q')`` of the index of the coin taken at each turn. ``parts`` and ``threads``
     as for ``row_value``; the play is the same whatever they are (one tie rule:
@@ -2653,7 +2658,7 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     if n == 0:
         return Status.OK, moves
     cdef int64_t[::1] out_coin = moves
-    reply = _row_work(coins, coin_t is double, parts, threads, True, False)
+    reply = _row_work(coins, coin_t is double, parts, threads, sample, True, False)
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
@@ -3493,8 +3498,10 @@ cdef list _row_play_from_exact(list segments, list order, Py_ssize_t n):
     return play
 
 
-def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
-    """``row_value`` on Python numbers (the parts one after the other)."""
+def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
+                    bint sample=False):
+    """``row_value`` on Python numbers (the parts one after the other; ``sample`` changes
+    nothing here)."""
     if threads < 1:
         raise ValueError("parts and threads must be at least 1")
     if not coins:
@@ -3509,7 +3516,8 @@ def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status.OK, value
 
 
-def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
+                      bint sample=False):
     """``row_profits`` on Python numbers: exact numbers (sum + value) / 2 and the rest;
     Python floats each player's coins of the play, as math.fsum adds them."""
     cdef Py_ssize_t p
@@ -3545,7 +3553,8 @@ def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status.OK, (first, total - first)
 
 
-def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
+                   bint sample=False):
     """``row_play`` on Python numbers: the same play."""
     cdef Py_ssize_t n = len(coins)
     if threads < 1:

@@ -106,8 +106,9 @@ def test_a_run_whose_sum_overflows_is_read_instead():
 
 
 def test_threads_on_rows_of_runs_agree_with_one_thread():
-    """threads=2, 3 and None on rows whose parts are mostly runs (reduced on one thread) and
-    on rows that are not (on the pool): the answers of one thread."""
+    """threads=2, 3 and None (the kernels' ``sample``) on rows whose parts are mostly runs
+    (then reduced on one thread) and on rows that are not (on the pool): the answers of one
+    thread."""
     rng = random.Random(7104)
     n = scaled(300_000, 30)
     for row in shapes(rng, n, 10**9) + [[rng.randrange(10**9) for _ in range(n)]]:
@@ -120,8 +121,11 @@ def test_threads_on_rows_of_runs_agree_with_one_thread():
             first, second = profits(arr, threads=threads)
             assert first - second == want and first + second == int(arr.sum())
         for parts in (2, 8, 40):
-            assert _core.row_value(arr, parts, 2) == (_core.Status.OK, want)
-            assert _core.row_play(arr, parts, 2)[1] == moves
+            for sample in (False, True):
+                assert _core.row_value(arr, parts, 2, sample) == (_core.Status.OK, want)
+                assert _core.row_play(arr, parts, 2, sample)[1] == moves
+                assert _core.row_profits(arr, parts, 2, sample)[1] == profits(arr, threads=1)
+            assert _core.row_value_exact(row, parts, 2, True) == (_core.Status.OK, want)
         floats = arr.astype(np.float64)
         assert value(floats, threads=2) == value(floats, threads=1)
         assert profits(floats, threads=2) == profits(floats, threads=1)
