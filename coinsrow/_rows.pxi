@@ -856,10 +856,10 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     The two top entries are kept in registers; memory is read again only after a Fusion,
     without a branch unless a run is near (values[-2] and values[-1] are readable). The
     depth is tested only once the Fusion test passes: below the stack are the largest
-    numbers (``_pad_below``), so that an entry alone on the stack almost never passes it. The variant (``total_t`` etc., see Wanted) says whether the
-    coins at even indices are added to ``sums.rest`` (int64), whether ``segments`` are
-    written, whether
-    ``st`` may have runs.
+    numbers (``_pad_below``), so that an entry alone on the stack almost never passes it.
+    The variant (``total_t`` etc., see Wanted) says whether the coins at even indices are
+    added to ``sums.rest`` (int64), whether ``segments`` are written, whether ``st`` may
+    have runs.
     """
     cdef coin_t *sp = values + st.written         # one past the top written entry
     cdef coin_t *guard = values + _guard(st)      # the fast path needs sp >= guard
