@@ -95,22 +95,34 @@ def game_profits_exact(
 # One row, reduced in ``parts`` parts at once on ``threads`` threads (1, 1: in the calling
 # thread); the answers do not depend on either (docs/rows.md).
 
-def row_value(coins: Buffer, parts: int, threads: int) -> tuple[Status, Any]:
+def row_value(
+    coins: Buffer, parts: int, threads: int, sample: bool = ...
+) -> tuple[Status, Any]:
     """``(status, value or bad index)`` of one row."""
 
-def row_value_exact(coins: list[Any], parts: int, threads: int) -> tuple[Status, Any]:
+def row_value_exact(
+    coins: list[Any], parts: int, threads: int, sample: bool = ...
+) -> tuple[Status, Any]:
     """``row_value`` on Python numbers."""
 
-def row_profits(coins: Buffer, parts: int, threads: int) -> tuple[Status, Any]:
+def row_profits(
+    coins: Buffer, parts: int, threads: int, sample: bool = ...
+) -> tuple[Status, Any]:
     """``(status, (first, second) or bad index)`` of one row."""
 
-def row_profits_exact(coins: list[Any], parts: int, threads: int) -> tuple[Status, Any]:
+def row_profits_exact(
+    coins: list[Any], parts: int, threads: int, sample: bool = ...
+) -> tuple[Status, Any]:
     """``row_profits`` on Python numbers."""
 
-def row_play(coins: Buffer, parts: int, threads: int) -> tuple[Status, Any]:
+def row_play(
+    coins: Buffer, parts: int, threads: int, sample: bool = ...
+) -> tuple[Status, Any]:
     """``(status, moves or bad index)``: moves an ``array('q')`` of coin indices."""
 
-def row_play_exact(coins: list[Any], parts: int, threads: int) -> tuple[Status, Any]:
+def row_play_exact(
+    coins: list[Any], parts: int, threads: int, sample: bool = ...
+) -> tuple[Status, Any]:
     """``row_play`` on Python numbers."""
 
 def check_finite(coins: Buffer) -> tuple[Status, int | None]:

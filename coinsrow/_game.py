@@ -728,14 +728,15 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     read without a copy.
 
     ``threads``: a long row is cut into parts reduced at once on that many threads
-    (``None``: as many as pay off, one for a row of under a million coins; ``1``: one). The
-    answer is the same, float rounding included (docs/rows.md).
+    (``None``: as many as pay off, one for a row of under a million coins or for a row
+    that a sample finds mostly sorted stretches; ``1``: one). The answer is the same, float
+    rounding included (docs/rows.md).
 
     >>> value([3, 2, 2, 3, 1, 2])
     3
     """
     coins = row_coins(row)
-    answer: Number = run(coins, "row_value", *row_split(len(coins), threads))
+    answer: Number = run(coins, "row_value", *row_split(len(coins), threads), threads is None)
     return answer
 
 
@@ -773,7 +774,7 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
     Profits(first=8, second=5)
     """
     coins = row_coins(row)
-    return Profits(*run(coins, "row_profits", *row_split(len(coins), threads),
+    return Profits(*run(coins, "row_profits", *row_split(len(coins), threads), threads is None,
                         answer=Answer.PROFITS))
 
 
@@ -815,7 +816,8 @@ def play(row: Any, *, threads: int | None = None) -> array:
     [0, 1, 5, 2, 3, 4]
     """
     coins = row_coins(row)
-    moves: array = run(coins, "row_play", *row_split(len(coins), threads), answer=Answer.PLAY)
+    moves: array = run(coins, "row_play", *row_split(len(coins), threads), threads is None,
+                       answer=Answer.PLAY)
     return moves
 
 

@@ -8,7 +8,8 @@
 import heapq
 import math
 from libc.string cimport memcpy, memmove, memset
-from libc.math cimport isfinite, ldexp
+from libc.math cimport isfinite, ldexp, INFINITY
+from libc.stdint cimport INT64_MAX
 from cpython.mem cimport PyMem_RawRealloc
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
 from itertools import repeat as _repeat
@@ -568,6 +569,10 @@ cdef enum:
     # Internal status: a signal handler raised (its exception is set), or the caller told
     # the worker threads to stop.
     _STOPPED = 5
+    # Internal status of _stitch: the part's written entries must be read from a copy.
+    _OVERTAKE = 6
+    # The coins of each part a row on several threads samples first (_RowWork._mostly_runs).
+    _SAMPLE_COINS = 1 << 13
 
 
 cdef extern from *:
@@ -612,6 +617,13 @@ cdef struct Run:
     int64_t coin
     int64_t written   # its last entries written so far by Fusions reaching into it
     int64_t pos       # its first entry's position in the stack (set by _place_runs)
+    # int64 rows: the sum of its first ``alt_length`` coins with alternating signs, the
+    # first added (known unless it overflowed or was not worth computing), so that the
+    # Greedy phase adds a whole run without reading it again. (Fusions reaching into the
+    # run shorten it, not ``alt_length``: what they took is subtracted when it is used.)
+    int64_t alt
+    int64_t alt_length
+    bint alt_known
 
 
 cdef struct RowStack:
@@ -629,7 +641,8 @@ cdef struct RowSums:
     # int64 rows: sums of coins, checked (``overflow`` when one overflowed).
     int64_t even      # the coins of the unfused prefix at even offsets from its first coin
     int64_t odd       # ... at odd offsets
-    int64_t rest      # every other coin (only when the total is wanted)
+    int64_t rest      # the other coins at even indices (in the buffer; only when the
+                      # total is wanted: with the value's alternating sum it gives the rest)
     bint overflow
 
 
@@ -640,10 +653,11 @@ cdef struct FloatSurvey:
     double magnitude  # the sum of |coin|, rounded
 
 
-cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexcept nogil:
+cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_t alt,
+                  bint alt_known) noexcept nogil:
     """Append a run of ``length`` coins from ``coin`` on, after values[:at] (continuing
     the top run when nothing is written after it and the coins continue it): OK or
-    NO_MEMORY."""
+    NO_MEMORY. ``alt``: the run's alternating sum (see Run), if ``alt_known``."""
     cdef Run *r
     cdef Run *grown
     cdef int64_t capacity
@@ -652,7 +666,16 @@ cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexce
     if st.n_runs > 0:
         r = &st.runs[st.n_runs - 1]
         if r.at == at and r.coin + r.length == coin:
+            if r.alt_known and alt_known and r.alt_length == r.length:
+                # The new coins' signs start at the parity of the run's length.
+                if r.length & 1:
+                    r.alt_known = not sub_checked(r.alt, alt, &r.alt)
+                else:
+                    r.alt_known = not add_checked(r.alt, alt, &r.alt)
+            else:
+                r.alt_known = False
             r.length += length
+            r.alt_length = r.length
             return OK
     if st.n_runs == st.capacity:
         capacity = 2 * st.capacity if st.capacity > 0 else 8
@@ -668,8 +691,25 @@ cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin) noexce
     r.coin = coin
     r.written = 0
     r.pos = 0
+    r.alt = alt
+    r.alt_length = length
+    r.alt_known = alt_known
     st.n_runs += 1
     return OK
+
+
+cdef inline void _pad_below(void *values, bint floats) noexcept nogil:
+    """Fill the two readable entries below entry 0 of a scratch stack with the largest
+    number (int64 max, or +inf): reloaded under a lone entry e by the Fusion loop, the test
+    ``max <= e`` fails unless e is that number itself (then the depth test catches it)."""
+    cdef int64_t *ints = <int64_t *> values
+    cdef double *doubles = <double *> values
+    if floats:
+        doubles[-1] = INFINITY
+        doubles[-2] = INFINITY
+    else:
+        ints[-1] = INT64_MAX
+        ints[-2] = INT64_MAX
 
 
 cdef inline int64_t _guard(RowStack *st) noexcept nogil:
@@ -814,10 +854,12 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     then scanned as a run): returns the next coin.
 
     The two top entries are kept in registers; memory is read again only after a Fusion,
-    without a branch unless a run is near (values[-2] and values[-1] are readable: the
-    depth test masks them). The variant (``total_t`` etc., see Wanted) says whether the
-    coins are added to ``sums.rest`` (int64), whether ``segments`` are written, whether
-    ``st`` may have runs.
+    without a branch unless a run is near (values[-2] and values[-1] are readable). The
+    depth is tested only once the Fusion test passes: below the stack are the largest
+    numbers (``_pad_below``), so that an entry alone on the stack almost never passes it.
+    The variant (``total_t`` etc., see Wanted) says whether the coins at even indices are
+    added to ``sums.rest`` (int64), whether ``segments`` are written, whether ``st`` may
+    have runs.
     """
     cdef coin_t *sp = values + st.written         # one past the top written entry
     cdef coin_t *guard = values + _guard(st)      # the fast path needs sp >= guard
@@ -825,7 +867,7 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     cdef const coin_t *cp = coins + p
     cdef const coin_t *end = coins + stop
     cdef const coin_t *block_end
-    cdef int64_t seg = 0, moved
+    cdef int64_t seg = 0, moved, even
     cdef coin_t v, t, first = 0, second = 0
     cdef int64_t total = 0
     cdef bint ovf = False, total_ovf = False, fused = True
@@ -837,16 +879,89 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     while fused and cp < end:
         fused = False
         block_end = cp + block if end - cp > block else end
-        while cp < block_end:
+        even = (cp - coins) & 1
+        # Two coins a step (the loop's own work halves; the roles of ``first`` and
+        # ``second`` need no moves between the two).
+        while cp + 1 < block_end:
             v = cp[0]
             if segments_t is Wanted:
                 seg = cp - coins
             if coin_t is int64_t:
                 if total_t is Wanted:
-                    if coinsrow_unlikely(add_checked(total, v, &total)):
+                    # The coin of the two at an even index (see RowSums.rest).
+                    if coinsrow_unlikely(add_checked(total, cp[even], &total)):
                         total_ovf = True
             # The Fusion test is one branch (bitwise &), taken rarely.
-            while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
+            while coinsrow_unlikely((second <= first) & (first > v)):
+                if coinsrow_unlikely(sp < deep):
+                    break  # fewer than two entries under the coin (see _pad_below)
+                fused = True
+                # int64: an overflow is rare, its test a branch never taken.
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, segments, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            v = cp[1]
+            if segments_t is Wanted:
+                seg = cp + 1 - coins
+            while coinsrow_unlikely((second <= first) & (first > v)):
+                if coinsrow_unlikely(sp < deep):
+                    break  # fewer than two entries under the coin (see _pad_below)
+                fused = True
+                # int64: an overflow is rare, its test a branch never taken.
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, segments, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            cp += 2
+        if cp < block_end:
+            v = cp[0]
+            if segments_t is Wanted:
+                seg = cp - coins
+            if coin_t is int64_t:
+                if total_t is Wanted:
+                    if even == 0 and coinsrow_unlikely(add_checked(total, v, &total)):
+                        total_ovf = True
+            # The Fusion test is one branch (bitwise &), taken rarely.
+            while coinsrow_unlikely((second <= first) & (first > v)):
+                if coinsrow_unlikely(sp < deep):
+                    break  # fewer than two entries under the coin (see _pad_below)
                 fused = True
                 # int64: an overflow is rare, its test a branch never taken.
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
@@ -909,12 +1024,14 @@ cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *va
 
 
 cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values,
-                       int64_t *segments, RowStack *st) noexcept nogil:
+                       int64_t *segments, RowStack *st, int64_t alt,
+                       bint alt_known) noexcept nogil:
     """Push coins[p:q], which do not fuse: a run if there are many, else written (a short
-    run would only slow the Fusion loop down). OK or NO_MEMORY."""
+    run would only slow the Fusion loop down). ``alt``: their alternating sum, if
+    ``alt_known`` (see Run). OK or NO_MEMORY."""
     cdef int64_t e
     if q - p >= _SHORT_RUN:
-        if _add_run(st, st.written, q - p, p) != OK:
+        if _add_run(st, st.written, q - p, p, alt, alt_known) != OK:
             return NO_MEMORY
     else:
         memcpy(values + st.written, coins + p, (q - p) * sizeof(coin_t))
@@ -930,21 +1047,30 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
                        int64_t *segments, RowStack *st, RowSums *sums) noexcept nogil:
     """Push the coins from coins[p] on that do not fuse as a run (unwritten), up to
     ``stop``: returns the first coin that fuses (or ``stop``). ``st`` has two entries at
-    least. int64: ``sums`` receives the coins in ``rest`` (may be NULL)."""
+    least. int64: ``sums`` receives the coins at even indices in ``rest`` (may be
+    NULL)."""
     cdef RowSums scanned
     cdef coin_t prev = _top_entry(coins, values, st, 0)
     cdef bint down = _top_entry(coins, values, st, 1) > prev
-    cdef int64_t q
+    cdef int64_t q, alt = 0
+    cdef bint alt_known = False
     scanned.even = 0
     scanned.odd = 0
     scanned.overflow = False
     q = _unfused_scan(coins, p, stop, prev, down, &scanned)
-    _push_unfused(coins, p, q, values, segments, st)
+    if coin_t is int64_t:
+        # The sums are by the parity of the coins' indices; the run's signs start at p's.
+        if p & 1:
+            alt_known = not (scanned.overflow
+                             | sub_checked(scanned.odd, scanned.even, &alt))
+        else:
+            alt_known = not (scanned.overflow
+                             | sub_checked(scanned.even, scanned.odd, &alt))
+    _push_unfused(coins, p, q, values, segments, st, alt, alt_known)
     if coin_t is int64_t:
         if sums != NULL:
             sums.overflow |= scanned.overflow | add_checked(sums.rest, scanned.even,
                                                             &sums.rest)
-            sums.overflow |= add_checked(sums.rest, scanned.odd, &sums.rest)
     return q
 
 
@@ -958,7 +1084,8 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     when ``stop_flag`` is NULL, runs the signal handlers (taking the GIL for a moment):
     _STOPPED if it must stop, NO_MEMORY, or OK.
     """
-    cdef int64_t p, q, step_end, block
+    cdef int64_t p, q, step_end, block, alt = 0
+    cdef bint alt_known = False
     st.start = lo
     st.top = 0
     st.written = 0
@@ -971,14 +1098,15 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     sums.overflow = False
     if hi - lo < 3:
         # Fewer than three coins: nothing fuses.
-        if _add_run(st, 0, hi - lo, lo) != OK:
-            return NO_MEMORY
-        st.top = hi - lo
         if coin_t is int64_t:
             if hi - lo >= 1:
                 sums.even = coins[lo]
             if hi - lo >= 2:
                 sums.odd = coins[lo + 1]
+            alt_known = not sub_checked(sums.even, sums.odd, &alt)
+        if _add_run(st, 0, hi - lo, lo, alt, alt_known) != OK:
+            return NO_MEMORY
+        st.top = hi - lo
         return OK
     if coin_t is int64_t:
         sums.even = coins[lo]
@@ -993,12 +1121,15 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
             break
         if _must_stop(stop_flag):
             return _STOPPED
+    if coin_t is int64_t:
+        # The prefix's sums are by parity from lo, its first coin.
+        alt_known = not (sums.overflow | sub_checked(sums.even, sums.odd, &alt))
     if p < hi:
-        if _push_unfused(coins, lo, p, values, segments, st) != OK:
+        if _push_unfused(coins, lo, p, values, segments, st, alt, alt_known) != OK:
             return NO_MEMORY
     else:
         # Nothing fuses: the stack is the coins, one run (whatever its length).
-        if _add_run(st, 0, p - lo, lo) != OK:
+        if _add_run(st, 0, p - lo, lo, alt, alt_known) != OK:
             return NO_MEMORY
         st.top = p - lo
     # Then the stack: written, or scanned as runs where nothing fuses for a while. After a
@@ -1020,7 +1151,7 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
         if p < step_end:
             q = _scan_run(coins, p, step_end, values, segments, st,
                           sums if want_total else NULL)
-            block = _RUN_PROBE if q - p >= 4 * _RUN_AFTER else _RUN_AFTER
+            block = _RUN_PROBE if q - p >= _RUN_AFTER else _RUN_AFTER
             p = q
         if st.no_memory:
             return NO_MEMORY
@@ -1088,25 +1219,29 @@ cdef bint _unfused(RowStack *st, int64_t n) noexcept nogil:
             and (n == 0 or (st.n_runs == 1 and st.runs[0].coin == st.start)))
 
 
-cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStack *row,
-                  const coin_t *part_values, const int64_t *part_segments,
-                  RowStack *part) noexcept nogil:
+cdef int _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStack *row,
+                 const coin_t *part_values, const int64_t *part_segments,
+                 RowStack *part, bint may_overtake) noexcept nogil:
     """Push the entries of ``part`` (the next coins, reduced on their own, written entries
     in part_values; runs placed) onto ``row``, the reduced row of the coins before them
-    (values[-2] and values[-1] readable). The caller makes sure that what the row writes
-    never overtakes what is still to be read of the part.
+    (values[-2] and values[-1] readable): OK, or _OVERTAKE, having changed nothing, when
+    the seam fuses and ``may_overtake`` says that what the row then writes could overtake
+    what is still to be read of the part (the caller then passes a copy of the part's
+    written entries). Where the seam does not fuse, the part's written entries only move
+    down (the row has no more written entries than the coins before the part), in order.
 
     Fusion is confluent (docs/rows.md), so this gives the reduced row of all the coins.
     Only the seam can fuse: as soon as neither triple across it would (the row's two top
     entries and the part's next one; the row's top and the part's next two), the rest of
     the part goes on as it is: its runs as runs, its written entries moved.
     """
-    cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b
+    cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b, p, q
     cdef int64_t limit = 0, piece_offset = 0   # the part's piece holding entry i
     cdef int64_t written, top, guard
     cdef const coin_t *piece = NULL
     cdef coin_t x, t, first = 0, second = 0
-    cdef bint ovf = part.overflow
+    cdef bint ovf = part.overflow, alt_known
+    cdef int64_t alt = 0
     cdef Run *r
     if row.top >= 1:
         first = _top_entry(coins, values, row, 0)
@@ -1127,6 +1262,22 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
                 t = _stack_entry(coins, part_values, part, i + 1)
             if not ((first <= x) & (x > t)):
                 break
+        if may_overtake:
+            return _OVERTAKE  # before the first push: nothing has changed
+        if piece == coins and i + 1 < limit:
+            # A run of the part's coins: the Fusion loop of one thread pushes them, as it
+            # would have without the cut (it returns after a block without a Fusion).
+            p = i - piece_offset
+            if segments != NULL:
+                q = _push_play(coins, p, limit - piece_offset, values, segments, row,
+                               _RUN_AFTER)
+            else:
+                q = _push_value(coins, p, limit - piece_offset, values, row, _RUN_AFTER)
+            i += q - p
+            first = _top_entry(coins, values, row, 0)
+            if row.top >= 2:
+                second = _top_entry(coins, values, row, 1)
+            continue
         if segments != NULL:
             seg = _stack_segment(part_segments, part, i)
         # The row's counts in locals while entries are written: stores to ``values`` could
@@ -1156,18 +1307,23 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
         second = first
         first = x
         i += 1
-    # The rest of the part, part[i:], goes on unchanged, piece by piece.
+    # The rest of the part, part[i:], goes on unchanged, piece by piece (the runs in order).
     e = i
+    k = _run_below(part, e)
     while e < m:
-        k = _run_below(part, e)
         if k >= 0 and e < part.runs[k].pos + part.runs[k].length:
             r = &part.runs[k]
             b = r.pos + r.length
-            _add_run(row, row.written, b - e, r.coin + e - r.pos)
+            # A whole run keeps its alternating sum; the rest of one is read if needed.
+            alt_known = False
+            if coin_t is int64_t:
+                alt_known = e == r.pos and _run_alt(coins, r, &alt)
+            _add_run(row, row.written, b - e, r.coin + e - r.pos, alt, alt_known)
         else:
             # Written entries up to the next run: at part_values[w:].
             w = e if k < 0 else part.runs[k].at + e - part.runs[k].pos - part.runs[k].length
             b = part.runs[k + 1].pos if k + 1 < part.n_runs else m
+            k += 1
             memmove(values + row.written, part_values + w, (b - e) * sizeof(coin_t))
             if segments != NULL:
                 memmove(segments + row.written, part_segments + w, (b - e) * sizeof(int64_t))
@@ -1176,6 +1332,7 @@ cdef void _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowSta
         e = b
     row.overflow |= ovf
     row.no_memory |= part.no_memory
+    return OK
 
 
 cdef void _float_survey(const double *coins, int64_t lo, int64_t hi,
@@ -1302,17 +1459,45 @@ cdef int64_t _alternating(const int64_t *a, int64_t lo, int64_t hi, bint *overfl
     return result
 
 
+cdef bint _run_alt(const int64_t *coins, Run *r, int64_t *alt) noexcept nogil:
+    """The alternating sum of the run's coins now (see Run) into ``alt``: False if it is
+    not known. Reads only the coins Fusions took from its end."""
+    cdef bint ovf = False
+    cdef int64_t taken
+    if not r.alt_known:
+        return False
+    taken = _alternating(coins + r.coin, r.length, r.alt_length, &ovf)
+    ovf |= sub_checked(r.alt, taken, alt)
+    return not ovf
+
+
 cdef int64_t _stack_alternating(const int64_t *coins, const int64_t *values, RowStack *st,
                                 int64_t lo, int64_t hi, bint *overflow) noexcept nogil:
-    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece."""
-    cdef int64_t e = lo, b, total = 0, part, offset
-    cdef const int64_t *p
+    """The sum of (-1)^e entry(e) over lo <= e < hi, piece by piece, the runs in order
+    (one binary search): a whole run whose alternating sum is known is not read (runs
+    placed)."""
+    cdef int64_t e = lo, b, total = 0, part = 0, offset, k = _run_below(st, lo)
+    cdef Run *r
     cdef bint ovf = False
     while e < hi:
-        p = _piece_up(coins, values, st, e, &b, &offset)
-        if b > hi:
-            b = hi
-        part = _alternating(p, e - offset, b - offset, &ovf)
+        if k >= 0 and e < st.runs[k].pos + st.runs[k].length:
+            r = &st.runs[k]
+            b = r.pos + r.length
+            if e == r.pos and b <= hi and _run_alt(coins, r, &part):
+                offset = e  # its sum's signs start at the run's first entry
+            else:
+                if b > hi:
+                    b = hi
+                offset = r.pos - r.coin
+                part = _alternating(coins, e - offset, b - offset, &ovf)
+        else:
+            # The written entries after run k (before the first run when k < 0).
+            offset = 0 if k < 0 else st.runs[k].pos + st.runs[k].length - st.runs[k].at
+            b = st.runs[k + 1].pos if k + 1 < st.n_runs else st.top
+            k += 1
+            if b > hi:
+                b = hi
+            part = _alternating(values, e - offset, b - offset, &ovf)
         if offset & 1:
             ovf |= sub_checked(total, part, &total)
         else:
@@ -1961,6 +2146,57 @@ cdef void _row_play_unfused(const coin_t *e, int64_t start, int64_t m,
 
 # -- the reduction of one row, on one thread or several ---------------------------------------
 
+# Scratch blocks of up to _SCRATCH_KEPT bytes are kept for the next call (two at most, taken
+# and given back with the GIL held): fresh pages from the system are cleared by the kernel
+# on their first write, which costs more than the kernel writes into them on a row that
+# rarely fuses (docs/rows.md).
+cdef enum:
+    _SCRATCH_KEPT = 1 << 24
+    _SCRATCH_SLOTS = 2
+
+cdef void *_scratch_blocks[_SCRATCH_SLOTS]
+cdef int64_t _scratch_sizes[_SCRATCH_SLOTS]
+
+
+cdef void *_scratch_acquire(int64_t size, int64_t *got):
+    """A block of at least ``size`` bytes (a kept one if one is large enough), or NULL;
+    its size in ``got``."""
+    cdef int i, best = -1
+    for i in range(_SCRATCH_SLOTS):
+        if (_scratch_blocks[i] != NULL and _scratch_sizes[i] >= size
+                and (best < 0 or _scratch_sizes[i] < _scratch_sizes[best])):
+            best = i
+    if best >= 0:
+        block = _scratch_blocks[best]
+        got[0] = _scratch_sizes[best]
+        _scratch_blocks[best] = NULL
+        return block
+    got[0] = size
+    return malloc(size if size > 0 else 1)
+
+
+cdef void _scratch_release(void *block, int64_t size):
+    """Give back a block from ``_scratch_acquire``: kept if small enough and a slot is free
+    (the smaller of two kept blocks makes room for a larger one), else freed."""
+    cdef int i, smallest = 0
+    if block == NULL:
+        return
+    if size <= _SCRATCH_KEPT:
+        for i in range(_SCRATCH_SLOTS):
+            if _scratch_blocks[i] == NULL:
+                _scratch_blocks[i] = block
+                _scratch_sizes[i] = size
+                return
+            if _scratch_sizes[i] < _scratch_sizes[smallest]:
+                smallest = i
+        if _scratch_sizes[smallest] < size:
+            free(_scratch_blocks[smallest])
+            _scratch_blocks[smallest] = block
+            _scratch_sizes[smallest] = size
+            return
+    free(block)
+
+
 cdef class _RowWork:
     """One call of a one-row kernel: the row's reduced form and its scratch memory.
 
@@ -1977,8 +2213,10 @@ cdef class _RowWork:
     cdef int64_t n
     cdef bint want_segments
     cdef bint want_total
-    cdef char *raw                # the scratch as allocated
+    cdef char *raw                # the scratch as allocated (_scratch_acquire)
     cdef int64_t *raw_segments
+    cdef int64_t raw_bytes
+    cdef int64_t raw_segments_bytes
     cdef void *values             # the row's written entries: entry e at values[e]
     cdef int64_t *segments        # the first coin of each written entry's run, or NULL
     cdef RowStack row
@@ -2012,8 +2250,8 @@ cdef class _RowWork:
 
     def __dealloc__(self):
         cdef Py_ssize_t i
-        free(self.raw)
-        free(self.raw_segments)
+        _scratch_release(self.raw, self.raw_bytes)
+        _scratch_release(self.raw_segments, self.raw_segments_bytes)
         free(self.bounds)
         if self.stacks != NULL:
             for i in range(self.n_stacks):
@@ -2023,20 +2261,22 @@ cdef class _RowWork:
         free(self.part_sums)
         free(self.surveys)
 
-    cdef int reduce(self, Py_ssize_t parts, Py_ssize_t threads) except -1:
+    cdef int reduce(self, Py_ssize_t parts, Py_ssize_t threads, bint sample) except -1:
         """Reduce the row: OK, or NOT_FINITE (``bad_index``); raises what a signal handler
-        raises (Ctrl-C), MemoryError."""
+        raises (Ctrl-C), MemoryError. ``sample``: on several threads, first a sample of the
+        parts decides whether the threads pay off (``_mostly_runs``)."""
         cdef Py_ssize_t i
         cdef int status = OK
         cdef int lowest = 1100
         cdef double magnitude = 0.0
+        cdef bint mostly_runs
         if parts < 1 or threads < 1:
             raise ValueError("parts and threads must be at least 1")
         if parts > self.n:
             parts = self.n if self.n > 0 else 1
         self._cut(parts)
         if parts > 1 and self.floats:
-            self._run(threads, True)
+            self._run(threads, True, 0)
             for i in range(parts):
                 if self.surveys[i].bad >= 0:
                     self.bad_index = self.surveys[i].bad
@@ -2055,6 +2295,15 @@ cdef class _RowWork:
                 self.bad_index = _first_not_finite_at(<const double *> self.coins, 0, self.n)
             if self.bad_index >= 0:
                 return NOT_FINITE
+        if self.n_parts > 1 and threads > 1 and sample:
+            # Where the row is mostly runs (sorted stretches, read at memory speed), the
+            # pool, the stitching and their memory traffic cost about what a second thread
+            # saves, or more (the seam after a peak fuses for the whole descending side, on
+            # one thread): a sample of each part decides, and such a row is reduced here.
+            with nogil:
+                mostly_runs = self._mostly_runs()
+            if mostly_runs:
+                self._cut(1)
         if self.n_parts == 1:
             with nogil:
                 status = self._reduce_range(0, &self.stacks[0], &self.part_sums[0], NULL)
@@ -2064,12 +2313,31 @@ cdef class _RowWork:
                 raise MemoryError()
             self._take_part_zero()
             return OK
-        self._run(threads, False)
+        self._run(threads, False, 0)
         with nogil:
             status = self._stitch_all()
         if status == NO_MEMORY or self.row.no_memory:
             raise MemoryError()
         return OK
+
+    cdef bint _mostly_runs(self) noexcept nogil:
+        """A sample says the row is mostly runs: each part's first _SAMPLE_COINS coins,
+        reduced on their own (in the part's scratch), have at least 3/4 of them as
+        entries of runs (unwritten, unfused)."""
+        cdef Py_ssize_t i
+        cdef int64_t lo, hi, sampled = 0, in_runs = 0
+        cdef RowStack *st
+        for i in range(self.n_parts):
+            lo = self.bounds[i]
+            hi = self.bounds[i + 1]
+            if hi - lo > _SAMPLE_COINS:
+                hi = lo + _SAMPLE_COINS
+            st = &self.stacks[i]
+            # stop_flag is never looked at: the sample is shorter than a step.
+            self._reduce_span(i, lo, hi, st, &self.part_sums[i], &self.stop_flag)
+            sampled += hi - lo
+            in_runs += st.top - st.written
+        return 4 * in_runs >= 3 * sampled
 
     cdef int _cut(self, Py_ssize_t parts) except -1:
         """Cut the row into ``parts`` parts and allocate their scratch."""
@@ -2077,12 +2345,15 @@ cdef class _RowWork:
         cdef int64_t size = self.n + 2 * parts
         self.n_parts = parts
         free(self.bounds)
-        free(self.raw)
-        free(self.raw_segments)
+        _scratch_release(self.raw, self.raw_bytes)
+        _scratch_release(self.raw_segments, self.raw_segments_bytes)
+        self.raw = NULL
+        self.raw_segments = NULL
         self.bounds = <int64_t *> malloc((parts + 1) * sizeof(int64_t))
-        self.raw = <char *> malloc(size * 8)
-        self.raw_segments = (<int64_t *> malloc(size * sizeof(int64_t))
-                             if self.want_segments else NULL)
+        self.raw = <char *> _scratch_acquire(size * 8, &self.raw_bytes)
+        if self.want_segments:
+            self.raw_segments = <int64_t *> _scratch_acquire(size * sizeof(int64_t),
+                                                             &self.raw_segments_bytes)
         if (self.bounds == NULL or self.raw == NULL
                 or (self.want_segments and self.raw_segments == NULL)):
             raise MemoryError()
@@ -2096,8 +2367,8 @@ cdef class _RowWork:
             self.n_stacks = parts
         for i in range(parts + 1):
             self.bounds[i] = self.n * i // parts
-        memset(self.raw, 0, 16)  # the row's two readable entries below entry 0
         self.values = self.raw + 16
+        _pad_below(self.values, self.floats)  # the row's two readable entries below entry 0
         self.segments = self.raw_segments + 2 if self.want_segments else NULL
         return 0
 
@@ -2109,24 +2380,25 @@ cdef class _RowWork:
         self.stacks[0].capacity = 0
         self.stacks[0].n_runs = 0
 
-    cdef int _run(self, Py_ssize_t threads, bint survey) except -1:
-        """Run every part (``survey``: its float survey, else its reduction), in this
-        thread (looking at signals between steps) or on a pool of ``threads`` threads."""
+    cdef int _run(self, Py_ssize_t threads, bint survey, Py_ssize_t first) except -1:
+        """Run every part from ``first`` on (``survey``: its float survey, else its
+        reduction), in this thread (looking at signals between steps) or on a pool of
+        ``threads`` threads."""
         cdef Py_ssize_t i
         cdef int status
         task = self.survey_part if survey else self.reduce_part
         if threads <= 1:
-            for i in range(self.n_parts):
+            for i in range(first, self.n_parts):
                 status = task(i, True)
                 if status == _STOPPED:
                     _raise_pending()
                 if status == NO_MEMORY:
                     raise MemoryError()
             return 0
-        pool = _RowPool(max_workers=min(threads, self.n_parts))
+        pool = _RowPool(max_workers=min(threads, self.n_parts - first))
         finished = False
         try:
-            statuses = list(pool.map(task, range(self.n_parts), _repeat(False)))
+            statuses = list(pool.map(task, range(first, self.n_parts), _repeat(False)))
             finished = True
         finally:
             if not finished:
@@ -2158,17 +2430,21 @@ cdef class _RowWork:
 
     cdef int _reduce_range(self, Py_ssize_t i, RowStack *st, RowSums *sums,
                            int *stop_flag) noexcept nogil:
+        return self._reduce_span(i, self.bounds[i], self.bounds[i + 1], st, sums, stop_flag)
+
+    cdef int _reduce_span(self, Py_ssize_t i, int64_t lo, int64_t hi, RowStack *st,
+                          RowSums *sums, int *stop_flag) noexcept nogil:
+        """Reduce the coins [lo, hi) of part i on their own, in part i's scratch."""
         cdef int64_t offset = self._offset(i)
         cdef int64_t *segments = self.segments + offset if self.segments != NULL else NULL
         if i > 0:
             # The part's own two readable entries below its entry 0.
-            (<int64_t *> self.values)[offset - 1] = 0
-            (<int64_t *> self.values)[offset - 2] = 0
+            _pad_below((<char *> self.values) + 8 * offset, self.floats)
         if self.floats:
-            return _reduce_part(<const double *> self.coins, self.bounds[i],
-                                self.bounds[i + 1], <double *> self.values + offset,
-                                segments, st, sums, False, stop_flag)
-        return _reduce_part(<const int64_t *> self.coins, self.bounds[i], self.bounds[i + 1],
+            return _reduce_part(<const double *> self.coins, lo, hi,
+                                <double *> self.values + offset, segments, st, sums, False,
+                                stop_flag)
+        return _reduce_part(<const int64_t *> self.coins, lo, hi,
                             <int64_t *> self.values + offset, segments, st, sums,
                             self.want_total, stop_flag)
 
@@ -2177,6 +2453,7 @@ cdef class _RowWork:
         NO_MEMORY."""
         cdef Py_ssize_t i
         cdef int64_t offset, w
+        cdef int status
         cdef RowSums *s
         cdef RowStack *part
         cdef void *part_values
@@ -2191,9 +2468,12 @@ cdef class _RowWork:
             part_values = (<char *> self.values) + 8 * offset
             part_segments = self.segments + offset if self.segments != NULL else NULL
             w = part.written
-            if part.n_runs > 0 and w > 0:
-                # Its written entries come after runs: the row could overtake them while
-                # it pushes the part's first entries. Read them from a copy.
+            # Its written entries come after runs: where the seam fuses, the row could
+            # overtake them while it pushes the part's first entries.
+            status = self._stitch_one(part, part_values, part_segments,
+                                      part.n_runs > 0 and w > 0)
+            if status == _OVERTAKE:
+                # Read them from a copy.
                 copy = malloc(w * 8)
                 if self.segments != NULL:
                     copy_segments = <int64_t *> malloc(w * sizeof(int64_t))
@@ -2202,17 +2482,14 @@ cdef class _RowWork:
                     free(copy_segments)
                     return NO_MEMORY
                 memcpy(copy, part_values, w * 8)
-                part_values = copy
                 if self.segments != NULL:
                     memcpy(copy_segments, part_segments, w * sizeof(int64_t))
-                    part_segments = copy_segments
-            if self.floats:
-                _stitch(<const double *> self.coins, <double *> self.values, self.segments,
-                        &self.row, <const double *> part_values, part_segments, part)
-            else:
-                _stitch(<const int64_t *> self.coins, <int64_t *> self.values,
-                        self.segments, &self.row, <const int64_t *> part_values,
-                        part_segments, part)
+                self._stitch_one(part, copy, copy_segments, False)
+                free(copy)
+                free(copy_segments)
+                copy = NULL
+                copy_segments = NULL
+            if not self.floats:
                 s = &self.part_sums[i]
                 self.sums.overflow |= s.overflow
                 # The part's parities are counted from its own first coin.
@@ -2223,11 +2500,17 @@ cdef class _RowWork:
                     self.sums.overflow |= add_checked(self.sums.even, s.even, &self.sums.even)
                     self.sums.overflow |= add_checked(self.sums.odd, s.odd, &self.sums.odd)
                 self.sums.overflow |= add_checked(self.sums.rest, s.rest, &self.sums.rest)
-            free(copy)
-            free(copy_segments)
-            copy = NULL
-            copy_segments = NULL
         return OK
+
+    cdef int _stitch_one(self, RowStack *part, const void *part_values,
+                         const int64_t *part_segments, bint may_overtake) noexcept nogil:
+        if self.floats:
+            return _stitch(<const double *> self.coins, <double *> self.values, self.segments,
+                           &self.row, <const double *> part_values, part_segments, part,
+                           may_overtake)
+        return _stitch(<const int64_t *> self.coins, <int64_t *> self.values, self.segments,
+                       &self.row, <const int64_t *> part_values, part_segments, part,
+                       may_overtake)
 
     cdef bint unfused(self) noexcept nogil:
         """Nothing fused: the reduced row is the row itself."""
@@ -2242,16 +2525,18 @@ cdef int64_t _first_not_finite_at(const double *coins, int64_t start, int64_t st
 
 
 cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t threads,
-                      bint want_segments, bint want_total):
+                      bint sample, bint want_segments, bint want_total):
     """A reduced row (``_RowWork``), or the index of its first NaN or infinity (an int)."""
     work = _RowWork(coins, floats, len(coins), want_segments, want_total)
-    if work.reduce(parts, threads) == NOT_FINITE:
+    if work.reduce(parts, threads, sample) == NOT_FINITE:
         return work.bad_index
     return work
 
 
-cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
-    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs)."""
+cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) except -1:
+    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs).
+    int64: the alternating sum of all its entries (that of all the coins) also goes to
+    ``whole_wanted`` when that is not NULL (OVERFLOW if it overflows)."""
     cdef bint ovf = work.row.overflow, whole_known = False
     cdef int64_t whole = 0
     cdef coin_t result = 0
@@ -2260,6 +2545,13 @@ cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
             if work.unfused() and not work.sums.overflow:
                 whole_known = not sub_checked(work.sums.even, work.sums.odd, &whole)
             _place_runs(&work.row)
+            if whole_wanted != NULL:
+                if not whole_known:
+                    whole = _stack_alternating(<const int64_t *> work.coins,
+                                               <const int64_t *> work.values, &work.row, 0,
+                                               work.row.top, &ovf)
+                    whole_known = True
+                whole_wanted[0] = whole
             result = _row_value_int(<const int64_t *> work.coins, <const int64_t *> work.values,
                                     &work.row, whole_known, whole, &ovf)
         else:
@@ -2273,54 +2565,64 @@ cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
     return OK
 
 
-def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
+              bint sample=False):
     """The value of one row: ``(status, value or bad index)``.
 
     The row is reduced in ``parts`` parts at once on ``threads`` threads (1, 1: coin after
     coin in the calling thread) and the parts stitched; the answer, float rounding
     included, does not depend on either (float rows are cut only where every addition is
-    exact). O(n) time, the Greedy phase O(m) for m reduced entries (O(1) when nothing
-    fuses); extra memory one number per coin, written only where coins fuse. Ctrl-C stops
-    it.
+    exact). ``sample`` (``threads=None``): a sample of the parts first, and a row that is
+    mostly runs is reduced on the calling thread (docs/rows.md). O(n) time, the Greedy
+    phase O(m) for m reduced entries (O(1) when nothing fuses); extra memory one number per
+    coin, written only where coins fuse. Ctrl-C stops it.
     """
     cdef coin_t value = 0
     cdef int status
     cdef _RowWork work
     if coins.shape[0] == 0:
         return Status.OK, value
-    reply = _row_work(coins, coin_t is double, parts, threads, False, False)
+    reply = _row_work(coins, coin_t is double, parts, threads, sample, False, False)
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value)
+    status = _row_work_value(work, &value, NULL)
     return Status(status), value
 
 
-def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
+                bint sample=False):
     """What each player collects on one row: ``(status, (first, second) or bad index)``.
 
-    int64: first = (sum + value) / 2, the sum taken in the same pass as the value. float64:
+    int64: first = (sum + value) / 2, the sum from the coins at even indices, taken in the
+    same pass as the value, and the reduced row's alternating sum. float64:
     each player's coins of the optimal play, summed exactly and rounded once. ``parts`` and
     ``threads`` as for ``row_value``. O(n).
     """
     cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
+    cdef int64_t even_sum = 0, whole = 0
     cdef double first_f = 0.0, second_f = 0.0
     cdef int status, result = OK
     cdef bint ovf = False
     cdef _RowWork work
     if coins.shape[0] == 0:
         return Status.OK, (first, second)
-    reply = _row_work(coins, coin_t is double, parts, threads, coin_t is double,
+    reply = _row_work(coins, coin_t is double, parts, threads, sample, coin_t is double,
                       coin_t is int64_t)
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value)
+    status = _row_work_value(work, &value, &whole if coin_t is int64_t else NULL)
     with nogil:
         if coin_t is int64_t:
+            # The sum is twice that of the coins at even indices less the alternating sum of
+            # all the coins, which is that of the reduced row's entries (each entry stands
+            # for an odd run of coins, from one at the entry's parity): read from the
+            # written entries and the runs' sums, not from the coins again.
             ovf = work.sums.overflow
-            ovf |= add_checked(work.sums.even, work.sums.odd, &total)
-            ovf |= add_checked(total, work.sums.rest, &total)
+            ovf |= add_checked(work.sums.even, work.sums.rest, &even_sum)
+            ovf |= add_checked(even_sum, even_sum, &total)
+            ovf |= sub_checked(total, whole, &total)
             # sum + value is twice what the first player takes: even, so halving is exact.
             ovf |= add_checked(total, value, &twice)
             first = twice // 2
@@ -2341,7 +2643,8 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status(status), (first, second)
 
 
-def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
+             bint sample=False):
     """An optimal play of one row: ``(status, moves or bad index)``, ``moves`` an
     ``array('q')`` of the index of the coin taken at each turn. ``parts`` and ``threads``
     as for ``row_value``; the play is the same whatever they are (one tie rule:
@@ -2355,11 +2658,11 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads):
     if n == 0:
         return Status.OK, moves
     cdef int64_t[::1] out_coin = moves
-    reply = _row_work(coins, coin_t is double, parts, threads, True, False)
+    reply = _row_work(coins, coin_t is double, parts, threads, sample, True, False)
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value)
+    status = _row_work_value(work, &value, NULL)
     with nogil:
         if work.unfused():
             _row_play_unfused(<const coin_t *> work.coins, 0, n, &out_coin[0])
@@ -3195,8 +3498,10 @@ cdef list _row_play_from_exact(list segments, list order, Py_ssize_t n):
     return play
 
 
-def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
-    """``row_value`` on Python numbers (the parts one after the other)."""
+def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
+                    bint sample=False):
+    """``row_value`` on Python numbers (the parts one after the other; ``sample`` changes
+    nothing here)."""
     if threads < 1:
         raise ValueError("parts and threads must be at least 1")
     if not coins:
@@ -3211,7 +3516,8 @@ def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status.OK, value
 
 
-def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
+                      bint sample=False):
     """``row_profits`` on Python numbers: exact numbers (sum + value) / 2 and the rest;
     Python floats each player's coins of the play, as math.fsum adds them."""
     cdef Py_ssize_t p
@@ -3247,7 +3553,8 @@ def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
     return Status.OK, (first, total - first)
 
 
-def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads):
+def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
+                   bint sample=False):
     """``row_play`` on Python numbers: the same play."""
     cdef Py_ssize_t n = len(coins)
     if threads < 1:
