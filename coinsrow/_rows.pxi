@@ -2146,57 +2146,6 @@ cdef void _row_play_unfused(const coin_t *e, int64_t start, int64_t m,
 
 # -- the reduction of one row, on one thread or several ---------------------------------------
 
-# Scratch blocks of up to _SCRATCH_KEPT bytes are kept for the next call (two at most, taken
-# and given back with the GIL held): fresh pages from the system are cleared by the kernel
-# on their first write, which costs more than the kernel writes into them on a row that
-# rarely fuses (docs/rows.md).
-cdef enum:
-    _SCRATCH_KEPT = 1 << 24
-    _SCRATCH_SLOTS = 2
-
-cdef void *_scratch_blocks[_SCRATCH_SLOTS]
-cdef int64_t _scratch_sizes[_SCRATCH_SLOTS]
-
-
-cdef void *_scratch_acquire(int64_t size, int64_t *got):
-    """A block of at least ``size`` bytes (a kept one if one is large enough), or NULL;
-    its size in ``got``."""
-    cdef int i, best = -1
-    for i in range(_SCRATCH_SLOTS):
-        if (_scratch_blocks[i] != NULL and _scratch_sizes[i] >= size
-                and (best < 0 or _scratch_sizes[i] < _scratch_sizes[best])):
-            best = i
-    if best >= 0:
-        block = _scratch_blocks[best]
-        got[0] = _scratch_sizes[best]
-        _scratch_blocks[best] = NULL
-        return block
-    got[0] = size
-    return malloc(size if size > 0 else 1)
-
-
-cdef void _scratch_release(void *block, int64_t size):
-    """Give back a block from ``_scratch_acquire``: kept if small enough and a slot is free
-    (the smaller of two kept blocks makes room for a larger one), else freed."""
-    cdef int i, smallest = 0
-    if block == NULL:
-        return
-    if size <= _SCRATCH_KEPT:
-        for i in range(_SCRATCH_SLOTS):
-            if _scratch_blocks[i] == NULL:
-                _scratch_blocks[i] = block
-                _scratch_sizes[i] = size
-                return
-            if _scratch_sizes[i] < _scratch_sizes[smallest]:
-                smallest = i
-        if _scratch_sizes[smallest] < size:
-            free(_scratch_blocks[smallest])
-            _scratch_blocks[smallest] = block
-            _scratch_sizes[smallest] = size
-            return
-    free(block)
-
-
 cdef class _RowWork:
     """One call of a one-row kernel: the row's reduced form and its scratch memory.
 
@@ -2213,10 +2162,8 @@ cdef class _RowWork:
     cdef int64_t n
     cdef bint want_segments
     cdef bint want_total
-    cdef char *raw                # the scratch as allocated (_scratch_acquire)
+    cdef char *raw                # the scratch as allocated (_scratch: kept between calls)
     cdef int64_t *raw_segments
-    cdef int64_t raw_bytes
-    cdef int64_t raw_segments_bytes
     cdef void *values             # the row's written entries: entry e at values[e]
     cdef int64_t *segments        # the first coin of each written entry's run, or NULL
     cdef RowStack row
@@ -2250,8 +2197,8 @@ cdef class _RowWork:
 
     def __dealloc__(self):
         cdef Py_ssize_t i
-        _scratch_release(self.raw, self.raw_bytes)
-        _scratch_release(self.raw_segments, self.raw_segments_bytes)
+        _scratch_free(self.raw)
+        _scratch_free(self.raw_segments)
         free(self.bounds)
         if self.stacks != NULL:
             for i in range(self.n_stacks):
@@ -2345,15 +2292,15 @@ cdef class _RowWork:
         cdef int64_t size = self.n + 2 * parts
         self.n_parts = parts
         free(self.bounds)
-        _scratch_release(self.raw, self.raw_bytes)
-        _scratch_release(self.raw_segments, self.raw_segments_bytes)
+        _scratch_free(self.raw)
+        _scratch_free(self.raw_segments)
         self.raw = NULL
         self.raw_segments = NULL
         self.bounds = <int64_t *> malloc((parts + 1) * sizeof(int64_t))
-        self.raw = <char *> _scratch_acquire(size * 8, &self.raw_bytes)
+        # No huge pages: a row that rarely fuses touches its scratch in a few places only.
+        self.raw = <char *> _scratch(size * 8, False)
         if self.want_segments:
-            self.raw_segments = <int64_t *> _scratch_acquire(size * sizeof(int64_t),
-                                                             &self.raw_segments_bytes)
+            self.raw_segments = <int64_t *> _scratch(size * sizeof(int64_t), False)
         if (self.bounds == NULL or self.raw == NULL
                 or (self.want_segments and self.raw_segments == NULL)):
             raise MemoryError()

@@ -66,7 +66,7 @@ cdef extern from *:
     }
     #endif
 
-    static void *coinsrow_scratch(size_t n) {
+    static void *coinsrow_scratch(size_t n, int huge_pages) {
         void *p;
     #if COINSROW_KEEPS
         int i;
@@ -91,7 +91,8 @@ cdef extern from *:
                 if (total - size + n <= COINSROW_KEPT_MOST && coinsrow_kept_take(i)) {
                     PyMem_RawFree(coinsrow_kept[i].memory);
                     p = PyMem_RawMalloc(n);
-                    coinsrow_huge_pages(p, n);
+                    if (huge_pages)
+                        coinsrow_huge_pages(p, n);
                     __atomic_store_n(&coinsrow_kept[i].memory, p, __ATOMIC_RELAXED);
                     __atomic_store_n(&coinsrow_kept[i].size, p != NULL ? n : 0,
                                      __ATOMIC_RELAXED);
@@ -103,7 +104,8 @@ cdef extern from *:
         }
     #endif
         p = PyMem_RawMalloc(n);
-        coinsrow_huge_pages(p, n);
+        if (huge_pages)
+            coinsrow_huge_pages(p, n);
         return p;
     }
 
@@ -157,17 +159,19 @@ cdef extern from *:
     void coinsrow_prefetch(const void *p) noexcept nogil
     void coinsrow_huge_pages(void *p, size_t n) noexcept nogil
     enum: COINSROW_KEPT_SLOTS
-    void *coinsrow_scratch(size_t n) noexcept nogil
+    void *coinsrow_scratch(size_t n, int huge_pages) noexcept nogil
     void coinsrow_scratch_free(void *p) noexcept nogil
     void coinsrow_scratch_release() noexcept nogil
     size_t coinsrow_kept_size(int i) noexcept nogil
     int coinsrow_kept_busy(int i) noexcept nogil
 
 
-cdef inline void *_scratch(size_t n) noexcept nogil:
-    """malloc, with huge pages asked for when it is big; a big buffer may be one kept from
-    an earlier call (``coinsrow_scratch``). Give it back with ``_scratch_free``."""
-    return coinsrow_scratch(n)
+cdef inline void *_scratch(size_t n, bint huge_pages=True) noexcept nogil:
+    """malloc; a big buffer may be one kept from an earlier call (``coinsrow_scratch``).
+    ``huge_pages``: ask for huge pages when it is big, for scratch read all over (the
+    forests' heaps); not for scratch touched in a few places only (a huge page is cleared
+    whole on its first touch). Give it back with ``_scratch_free``."""
+    return coinsrow_scratch(n, huge_pages)
 
 
 cdef inline void _scratch_free(void *p) noexcept nogil:
