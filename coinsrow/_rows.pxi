@@ -363,7 +363,7 @@ cdef inline coin_t _unkey(uint64_t key, coin_t *kind) noexcept nogil:
         return d
 
 
-cdef int64_t _gather_keys(Py_ssize_t k, Component *components, coin_t *values,
+cdef int64_t _gather_keys(Py_ssize_t k, Component *components, double *values,
                           uint64_t *keys) noexcept nogil:
     """The keys of every component's remaining reduced entries into ``keys`` (when not
     NULL); returns how many there are."""
@@ -702,14 +702,15 @@ cdef inline void _pad_below(void *values, bint floats) noexcept nogil:
     """Fill the two readable entries below entry 0 of a scratch stack with the largest
     number (int64 max, or +inf): reloaded under a lone entry e by the Fusion loop, the test
     ``max <= e`` fails unless e is that number itself (then the depth test catches it)."""
-    cdef int64_t *ints = <int64_t *> values
-    cdef double *doubles = <double *> values
+    # The entries below are reached by pointer arithmetic (Cython warns on negative indices).
+    cdef int64_t *ints = <int64_t *> values - 2
+    cdef double *doubles = <double *> values - 2
     if floats:
-        doubles[-1] = INFINITY
-        doubles[-2] = INFINITY
+        doubles[0] = INFINITY
+        doubles[1] = INFINITY
     else:
-        ints[-1] = INT64_MAX
-        ints[-2] = INT64_MAX
+        ints[0] = INT64_MAX
+        ints[1] = INT64_MAX
 
 
 cdef inline int64_t _guard(RowStack *st) noexcept nogil:
@@ -2223,7 +2224,7 @@ cdef class _RowWork:
             parts = self.n if self.n > 0 else 1
         self._cut(parts)
         if parts > 1 and self.floats:
-            self._run(threads, True, 0)
+            self._run(threads, True)
             for i in range(parts):
                 if self.surveys[i].bad >= 0:
                     self.bad_index = self.surveys[i].bad
@@ -2260,7 +2261,7 @@ cdef class _RowWork:
                 raise MemoryError()
             self._take_part_zero()
             return OK
-        self._run(threads, False, 0)
+        self._run(threads, False)
         with nogil:
             status = self._stitch_all()
         if status == NO_MEMORY or self.row.no_memory:
@@ -2327,25 +2328,24 @@ cdef class _RowWork:
         self.stacks[0].capacity = 0
         self.stacks[0].n_runs = 0
 
-    cdef int _run(self, Py_ssize_t threads, bint survey, Py_ssize_t first) except -1:
-        """Run every part from ``first`` on (``survey``: its float survey, else its
-        reduction), in this thread (looking at signals between steps) or on a pool of
-        ``threads`` threads."""
+    cdef int _run(self, Py_ssize_t threads, bint survey) except -1:
+        """Run every part (``survey``: its float survey, else its reduction), in this
+        thread (looking at signals between steps) or on a pool of ``threads`` threads."""
         cdef Py_ssize_t i
         cdef int status
         task = self.survey_part if survey else self.reduce_part
         if threads <= 1:
-            for i in range(first, self.n_parts):
+            for i in range(self.n_parts):
                 status = task(i, True)
                 if status == _STOPPED:
                     _raise_pending()
                 if status == NO_MEMORY:
                     raise MemoryError()
             return 0
-        pool = _RowPool(max_workers=min(threads, self.n_parts - first))
+        pool = _RowPool(max_workers=min(threads, self.n_parts))
         finished = False
         try:
-            statuses = list(pool.map(task, range(first, self.n_parts), _repeat(False)))
+            statuses = list(pool.map(task, range(self.n_parts), _repeat(False)))
             finished = True
         finally:
             if not finished:
@@ -2830,19 +2830,20 @@ cdef int _game_value_int(const int64_t[::1] coins, const int64_t[::1] starts,
     return status
 
 
-cdef int _game_value(const coin_t[::1] coins, const int64_t[::1] starts,
+cdef int _game_value(const double[::1] coins, const int64_t[::1] starts,
                      const int64_t[::1] stops, Py_ssize_t n_rows, int64_t total_coins,
-                     coin_t *value, int64_t *bad_index) noexcept nogil:
-    """The value, as ``game_value`` computes it; OK, OVERFLOW, NOT_FINITE or NO_MEMORY."""
+                     double *value, int64_t *bad_index) noexcept nogil:
+    """The value of a game of float64 coins, as ``game_value`` computes it; OK, OVERFLOW,
+    NOT_FINITE or NO_MEMORY. (int64 coins: ``_game_value_int``.)"""
     cdef Py_ssize_t k = starts.shape[0]
-    cdef coin_t *values = NULL
+    cdef double *values = NULL
     cdef Component *components = NULL
-    cdef coin_t fruitless = 0, total = 0
+    cdef double fruitless = 0, total = 0
     cdef int64_t m
     cdef uint64_t *keys = NULL
     cdef int status = OK, result
     cdef bint ovf = False
-    values = _padded(<coin_t *> malloc((total_coins + 2) * sizeof(coin_t)))
+    values = _padded(<double *> malloc((total_coins + 2) * sizeof(double)))
     components = <Component *> malloc((k if k > 0 else 1) * sizeof(Component))
     if values == NULL or components == NULL:
         status = NO_MEMORY
