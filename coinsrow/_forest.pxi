@@ -49,6 +49,9 @@ cdef enum:
     _FOREST_NEAR = 8
     _FOREST_SCATTERED = 4
     _FOREST_SAMPLE = 16
+    # The renumbering's passes request what they will read at the parent this many vertices
+    # ahead.
+    _RENUMBER_AHEAD = 32
 
 
 cdef struct _Node:
@@ -613,6 +616,10 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
     for j in range(n):
         _forest_signals(j)
         v = n - 1 - j if kind == 0 else j
+        if j + _RENUMBER_AHEAD < n:
+            p = par[v - _RENUMBER_AHEAD if kind == 0 else v + _RENUMBER_AHEAD]
+            if p >= 0:
+                coinsrow_prefetch(&size[p])
         if any_removed and gone[v]:
             continue
         p = par[v]
@@ -621,6 +628,10 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
     for j in range(n):
         _forest_signals(j)
         v = j if kind == 0 else n - 1 - j
+        if j + _RENUMBER_AHEAD < n:
+            p = par[v + _RENUMBER_AHEAD if kind == 0 else v - _RENUMBER_AHEAD]
+            if p >= 0:
+                coinsrow_prefetch(&size[p])
         if any_removed and gone[v]:
             continue
         p = par[v]
@@ -641,6 +652,13 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
     for v in range(n):
         _forest_signals(v)
         kids[v] = -1
+        if v + _RENUMBER_AHEAD < n and not (any_removed and gone[v + _RENUMBER_AHEAD]):
+            # The record written and the parent's id read a few vertices ahead, requested
+            # now (both anywhere in memory).
+            coinsrow_prefetch(&N[position[v + _RENUMBER_AHEAD]])
+            p = par[v + _RENUMBER_AHEAD]
+            if p >= 0:
+                coinsrow_prefetch(&position[p])
         if any_removed and gone[v]:
             continue
         at = position[v]
