@@ -49,6 +49,9 @@ cdef enum:
     _FOREST_NEAR = 8
     _FOREST_SCATTERED = 4
     _FOREST_SAMPLE = 16
+    # Parents anywhere: renumbered when more than one vertex in _FOREST_BRANCHING has two
+    # children or more.
+    _FOREST_BRANCHING = 8
     # The renumbering's passes request what they will read at the parent this many vertices
     # ahead.
     _RENUMBER_AHEAD = 32
@@ -594,30 +597,64 @@ cdef inline int _far(int64_t a, int64_t b) noexcept nogil:
     return (<uint64_t> (a - b + _FOREST_NEAR)) > 2 * _FOREST_NEAR
 
 
+cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order,
+                                       int64_t j) noexcept nogil:
+    """The j-th vertex children first: by decreasing id (kind 0), increasing (1), or
+    ``order`` (Kahn's, all n of them)."""
+    if kind == 0:
+        return n - 1 - j
+    if kind == 1:
+        return j
+    return order[j]
+
+
+cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
+                        int32_t *order, int64_t count, _Node *N) noexcept nogil:
+    """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
+    children on the table; each vertex is appended when its last child is done. Returns
+    the length of the order (the vertices on the table). O(n)."""
+    cdef int64_t j = 0, p
+    while j < count:
+        _forest_signals(j)
+        p = par[order[j]]
+        j += 1
+        if p >= 0 and not (any_removed and gone[p]):
+            N[p].child -= 1
+            if N[p].child == 0:
+                order[count] = <int32_t> p
+                count += 1
+    return count
+
+
 cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
-                     bint any_removed, int64_t n, int kind, int32_t *size, int32_t *position,
-                     int32_t *kids, _Node *N) noexcept nogil:
+                     bint any_removed, int64_t n, int kind, const int32_t *order,
+                     int64_t visits, int32_t *size, int32_t *position, int32_t *kids,
+                     _Node *N) noexcept nogil:
     """The forest's vertices on the table renumbered in preorder (each subtree a range of
-    ids, its root first; siblings by increasing id when parents precede their children, by
-    decreasing id when they follow them), a vertex whose parent is off the table a root:
-    writes the coin and the parent of new id i to N[i].key and N[i].child (parents precede
-    their children there) and sets kids[0:n] to -1. Returns False, writing nothing more,
-    when the ids are a preorder already (and no vertex is off the table). ``kind`` is 0 or 1
-    (``_children_first_kind``); ``size`` and ``position`` have room for n ids each.
+    ids, its root first; siblings in the order opposite to their visits children first), a
+    vertex whose parent is off the table a root: writes the coin and the parent of new id i
+    to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
+    to -1. Returns False, writing nothing more, when the ids are a preorder already (and no
+    vertex is off the table). n is the number of ids; ``kind`` (``_children_first_kind``)
+    the order children first: decreasing ids (0), increasing (1), or the first ``visits``
+    of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
+    room for n ids each.
 
     Three passes, each reading the parents in order and one other array at the parent (no
     chain of dependent reads): the sizes of the subtrees, children first; each vertex's
     first id, parents first (a parent's size becomes the next free id in its range); the
     coins and parents moved to their new ids. O(n)."""
     cdef int64_t j, v, p, s, at, next_root = 0
-    cdef bint same = not any_removed
+    cdef bint same = not any_removed and kind != 2
+    if kind != 2:
+        visits = n
     for v in range(n):
         size[v] = 1
-    for j in range(n):
+    for j in range(visits):
         _forest_signals(j)
-        v = n - 1 - j if kind == 0 else j
-        if j + _RENUMBER_AHEAD < n:
-            p = par[v - _RENUMBER_AHEAD if kind == 0 else v + _RENUMBER_AHEAD]
+        v = _children_first_at(kind, n, order, j)
+        if j + _RENUMBER_AHEAD < visits:
+            p = par[_children_first_at(kind, n, order, j + _RENUMBER_AHEAD)]
             if p >= 0:
                 coinsrow_prefetch(&size[p])
         if any_removed and gone[v]:
@@ -625,11 +662,11 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
         p = par[v]
         if p >= 0 and not (any_removed and gone[p]):
             size[p] += size[v]
-    for j in range(n):
+    for j in range(visits):
         _forest_signals(j)
-        v = j if kind == 0 else n - 1 - j
-        if j + _RENUMBER_AHEAD < n:
-            p = par[v + _RENUMBER_AHEAD if kind == 0 else v - _RENUMBER_AHEAD]
+        v = _children_first_at(kind, n, order, visits - 1 - j)
+        if j + _RENUMBER_AHEAD < visits:
+            p = par[_children_first_at(kind, n, order, visits - 1 - j - _RENUMBER_AHEAD)]
             if p >= 0:
                 coinsrow_prefetch(&size[p])
         if any_removed and gone[v]:
@@ -709,7 +746,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef const int64_t *par
     cdef const uint8_t *gone
     cdef bint renumbered = False  # coins and parents in preorder, in N (_renumbered)
-    cdef int64_t scattered = 0, live = 0, pu
+    cdef int64_t scattered = 0, live = 0, pu, branching = 0
     if n == 0:
         return OK
     coin = &coins[fbase]
@@ -746,8 +783,8 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
             if any_removed:
                 for j in range(n):
                     live -= gone[j]
-            if _renumbered(coin, par, gone, any_removed, n, kind, kids, <int32_t *> stack,
-                           kids, N):
+            if _renumbered(coin, par, gone, any_removed, n, kind, NULL, n, kids,
+                           <int32_t *> stack, kids, N):
                 renumbered = True
                 n = live
                 count = live
@@ -764,10 +801,26 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 if not gone[j] and par[j] >= 0 and not gone[par[j]]:
                     N[par[j]].child += 1
             for j in range(n):
-                if not gone[j] and N[j].child == 0:
-                    order[tail] = <int32_t> j
-                    tail += 1
+                if not gone[j]:
+                    if N[j].child == 0:
+                        order[tail] = <int32_t> j
+                        tail += 1
+                    branching += N[j].child >= 2
             count = tail
+        if coin_t is int64_t and kind == 2 and branching * _FOREST_BRANCHING > n:
+            # Parents anywhere, and many vertices with several children (a random tree: many
+            # heaps popped): Kahn's order in full (each vertex when its last child is done),
+            # then the preorder renumbering along it. Its visits would jump all over memory;
+            # the renumbered forest's go down the ids. (A path's, a star's or a
+            # caterpillar's heaps are chains and runs: renumbering them measured slower.)
+            count = _kahn_rest(par, gone, any_removed, order, count, N)
+            live = count
+            if _renumbered(coin, par, gone, any_removed, n, kind, order, count, kids,
+                           <int32_t *> stack, kids, N):
+                renumbered = True
+                n = live
+                any_removed = False
+                kind = 0
         j = 0
         step = -1 if kind == 0 else 1
         while j < count:
