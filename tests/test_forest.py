@@ -885,6 +885,52 @@ def test_scattered_forests_renumbered_in_preorder_against_the_global_block_mergi
     assert checked >= scaled(120) * 9 // 10  # nearly all of them renumbered
 
 
+def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block_merging():
+    """Parents anywhere (Kahn's order) in forests with many branching vertices: renumbered in
+    preorder along Kahn's order (docs/forests.md); random trees and forests relabelled at
+    random, positions in play, every coin width; against the global block merging, the
+    64-bit path and the twin."""
+    rng = random.Random(49)
+    renumbered = 0
+    for _ in range(scaled(120)):
+        n = rng.randint(2, 2000)
+        parents = _scattered_forest(rng, n)
+        values, parents = _wide_values(rng, n), parents
+        label = rng.sample(range(n), n)
+        relabelled_values, relabelled_parents = [0] * n, [0] * n
+        for v in range(n):
+            relabelled_values[label[v]] = values[v]
+            relabelled_parents[label[v]] = -1 if parents[v] < 0 else label[parents[v]]
+        values, parents = relabelled_values, relabelled_parents
+        removed = array("B", bytes(n))
+        if rng.random() < 0.5:  # a position in play: roots taken, their children roots
+            taken = [v for v in range(n) if parents[v] < 0]
+            while taken:
+                v = taken.pop()
+                if rng.random() < 0.3:
+                    removed[v] = 1
+                    taken.extend(c for c in range(n) if parents[c] == v)
+        keep = [v for v in range(n) if not removed[v]]
+        new_id = {v: i for i, v in enumerate(keep)}
+        left_values = [values[v] for v in keep]
+        left_parents = [new_id[parents[v]] if parents[v] >= 0 and not removed[parents[v]]
+                        else -1 for v in keep]
+        children = [0] * n
+        for v in keep:
+            if parents[v] >= 0 and not removed[parents[v]]:
+                children[parents[v]] += 1
+        renumbered += sum(count >= 2 for count in children) * 8 > n
+        expected = block_merging_value([], left_values, left_parents)
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
+        machine = _core.forest_value(array("q", values), *arguments)
+        assert machine == _core.forest_value(array("q", values), *arguments, wide=True)
+        if machine[0] == _core.Status.OK:
+            assert machine[1] == expected
+        assert _core.forest_value_exact(list(values), *arguments) == (_core.Status.OK,
+                                                                       expected)
+    assert renumbered >= scaled(120) // 2  # most of them renumbered
+
+
 def test_scattered_forests_that_overflow_int64_are_solved_exactly():
     """Renumbered forests whose sums pass 2^63: the exact value all the same."""
     rng = random.Random(48)
