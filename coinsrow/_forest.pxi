@@ -16,8 +16,10 @@
 # - forest_value: the value alone. Ties do not matter; siblings that released one block each
 #   (leaves, mostly) are sorted as one run (radix sort) and laid as a chain, which pops in
 #   O(1); a run, or a heap going up a chain of only children (a path), lives in an array (a
-#   stack) until it meets a vertex with other children. Rows and stacks go through the
-#   Fusion and Fruitless of _rows.pxi.
+#   stack) until it meets a vertex with other children. An int64 forest whose subtrees are
+#   scattered over the ids (a random tree) is renumbered in preorder first, so that the
+#   records a vertex pops lie together. Rows and stacks go through the Fusion and Fruitless
+#   of _rows.pxi.
 # - forest_play: the stacks' coins and the forest's nodes are "slots" (stacks first, top to
 #   bottom, then the nodes by index). A block is released only when strictly above H(u), and
 #   H(u) pops ties by the lower slot. The play repeats the one tie rule of a position: the
@@ -716,9 +718,11 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
 
     Vertices are visited children first: by decreasing id when every parent precedes its
     children, increasing when it follows them, else in Kahn's order (leaves first, then each
-    vertex when its last child is done). Each vertex keeps the list of its children's heaps;
-    those that are one block each are sorted as one run once there are _FOREST_RUN of them,
-    the others melded. A heap that is one sorted run, or a chain going up (each vertex the
+    vertex when its last child is done); an int64 forest whose heaps would be scattered over
+    the records (``_FOREST_NEAR``, ``_FOREST_BRANCHING``) is first renumbered in preorder
+    (``_renumbered``) and visited by decreasing new id. Each vertex keeps the list of its
+    children's heaps; those that are one block each are sorted as one run once there are
+    _FOREST_RUN of them, the others melded. A heap that is one sorted run, or a chain going up (each vertex the
     only child of the next one visited), lives in an array (a stack: the largest key on top)
     until it meets a vertex with other children, where it becomes a chain of records. The
     released blocks left at the roots are read from the arrays and heaps, in order for an
