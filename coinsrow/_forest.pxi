@@ -586,13 +586,17 @@ cdef inline int32_t _lay_out(_Node *N, const coin_t *stack, int64_t top, int32_t
 cdef inline int64_t _parent_at(const int64_t *par, const _Node *N, bint renumbered,
                                int64_t v) noexcept nogil:
     """The parent of a vertex not visited yet (renumbered: in its record)."""
-    return N[v].child if renumbered else par[v]
+    if renumbered:
+        return N[v].child
+    return par[v]
 
 
 cdef inline coin_t _coin_at(const coin_t *coin, const _Node *N, bint renumbered,
                             int64_t v) noexcept nogil:
     """The coin of a vertex not visited yet (renumbered: in its record)."""
-    return _node_key(N, v, coin) if renumbered else coin[v]
+    if renumbered:
+        return _node_key(N, v, coin)
+    return coin[v]
 
 
 cdef inline int _far(int64_t a, int64_t b) noexcept nogil:
