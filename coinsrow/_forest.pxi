@@ -16,8 +16,10 @@
 # - forest_value: the value alone. Ties do not matter; siblings that released one block each
 #   (leaves, mostly) are sorted as one run (radix sort) and laid as a chain, which pops in
 #   O(1); a run, or a heap going up a chain of only children (a path), lives in an array (a
-#   stack) until it meets a vertex with other children. Rows and stacks go through the
-#   Fusion and Fruitless of _rows.pxi.
+#   stack) until it meets a vertex with other children. An int64 forest whose subtrees are
+#   scattered over the ids (a random tree) is renumbered in preorder first, so that the
+#   records a vertex pops lie together. Rows and stacks go through the Fusion and Fruitless
+#   of _rows.pxi.
 # - forest_play: the stacks' coins and the forest's nodes are "slots" (stacks first, top to
 #   bottom, then the nodes by index). A block is released only when strictly above H(u), and
 #   H(u) pops ties by the lower slot. The play repeats the one tie rule of a position: the
@@ -43,6 +45,18 @@ cdef enum:
     _PLAY_RUN = 64
     # The value's records have 32-bit ids: from this many nodes on, the 64-bit slots.
     _FOREST_WIDE = 0x7FFFFFFF
+    # A parent farther than this from its child and from the previous vertex's parent counts
+    # as scattered; with more than one vertex in _FOREST_SCATTERED scattered, the forest is
+    # renumbered in preorder first.
+    _FOREST_NEAR = 8
+    _FOREST_SCATTERED = 4
+    _FOREST_SAMPLE = 16
+    # Parents anywhere: renumbered when more than one vertex in _FOREST_BRANCHING has two
+    # children or more.
+    _FOREST_BRANCHING = 8
+    # The renumbering's passes request what they will read at the parent this many vertices
+    # ahead.
+    _RENUMBER_AHEAD = 32
 
 
 cdef struct _Node:
@@ -53,12 +67,18 @@ cdef struct _Node:
     int32_t sibling   # the next sibling, or the next heap in a list of heaps
 
 
+cdef int _forest_signals_now() except -1 nogil:
+    with gil:
+        PyErr_CheckSignals()
+    return 0
+
+
 cdef inline int _forest_signals(int64_t step) except -1 nogil:
     """Every _FOREST_SIGNALS steps, take the GIL briefly and run the signal handlers (a
-    KeyboardInterrupt is raised from here)."""
+    KeyboardInterrupt is raised from here). The GIL's code is out of line, so that this
+    test stays small enough to be inlined in the long loops."""
     if (step & _FOREST_SIGNALS) == 0:
-        with gil:
-            PyErr_CheckSignals()
+        _forest_signals_now()
     return 0
 
 
@@ -563,6 +583,135 @@ cdef inline int32_t _lay_out(_Node *N, const coin_t *stack, int64_t top, int32_t
     return head
 
 
+cdef inline int64_t _parent_at(const int64_t *par, const _Node *N, bint renumbered,
+                               int64_t v) noexcept nogil:
+    """The parent of a vertex not visited yet (renumbered: in its record)."""
+    if renumbered:
+        return N[v].child
+    return par[v]
+
+
+cdef inline coin_t _coin_at(const coin_t *coin, const _Node *N, bint renumbered,
+                            int64_t v) noexcept nogil:
+    """The coin of a vertex not visited yet (renumbered: in its record)."""
+    if renumbered:
+        return _node_key(N, v, coin)
+    return coin[v]
+
+
+cdef inline int _far(int64_t a, int64_t b) noexcept nogil:
+    return (<uint64_t> (a - b + _FOREST_NEAR)) > 2 * _FOREST_NEAR
+
+
+cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order,
+                                       int64_t j) noexcept nogil:
+    """The j-th vertex children first: by decreasing id (kind 0), increasing (1), or
+    ``order`` (Kahn's, all n of them)."""
+    if kind == 0:
+        return n - 1 - j
+    if kind == 1:
+        return j
+    return order[j]
+
+
+cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
+                        int32_t *order, int64_t count, _Node *N) noexcept nogil:
+    """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
+    children on the table; each vertex is appended when its last child is done. Returns
+    the length of the order (the vertices on the table). O(n)."""
+    cdef int64_t j = 0, p
+    while j < count:
+        _forest_signals(j)
+        p = par[order[j]]
+        j += 1
+        if p >= 0 and not (any_removed and gone[p]):
+            N[p].child -= 1
+            if N[p].child == 0:
+                order[count] = <int32_t> p
+                count += 1
+    return count
+
+
+cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
+                     bint any_removed, int64_t n, int kind, const int32_t *order,
+                     int64_t visits, int32_t *size, int32_t *position, int32_t *kids,
+                     _Node *N) noexcept nogil:
+    """The forest's vertices on the table renumbered in preorder (each subtree a range of
+    ids, its root first; siblings in the order opposite to their visits children first), a
+    vertex whose parent is off the table a root: writes the coin and the parent of new id i
+    to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
+    to -1. Returns False, writing nothing more, when the ids are a preorder already (and no
+    vertex is off the table). n is the number of ids; ``kind`` (``_children_first_kind``)
+    the order children first: decreasing ids (0), increasing (1), or the first ``visits``
+    of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
+    room for n ids each.
+
+    Three passes, each reading the parents in order and one other array at the parent (no
+    chain of dependent reads): the sizes of the subtrees, children first; each vertex's
+    first id, parents first (a parent's size becomes the next free id in its range); the
+    coins and parents moved to their new ids. O(n)."""
+    cdef int64_t j, v, p, s, at, next_root = 0
+    cdef bint same = not any_removed and kind != 2
+    if kind != 2:
+        visits = n
+    for v in range(n):
+        size[v] = 1
+    for j in range(visits):
+        _forest_signals(j)
+        v = _children_first_at(kind, n, order, j)
+        if j + _RENUMBER_AHEAD < visits:
+            p = par[_children_first_at(kind, n, order, j + _RENUMBER_AHEAD)]
+            if p >= 0:
+                coinsrow_prefetch(&size[p])
+        if any_removed and gone[v]:
+            continue
+        p = par[v]
+        if p >= 0 and not (any_removed and gone[p]):
+            size[p] += size[v]
+    for j in range(visits):
+        _forest_signals(j)
+        v = _children_first_at(kind, n, order, visits - 1 - j)
+        if j + _RENUMBER_AHEAD < visits:
+            p = par[_children_first_at(kind, n, order, visits - 1 - j - _RENUMBER_AHEAD)]
+            if p >= 0:
+                coinsrow_prefetch(&size[p])
+        if any_removed and gone[v]:
+            continue
+        p = par[v]
+        s = size[v]
+        if p < 0 or (any_removed and gone[p]):
+            at = next_root
+            next_root += s
+        else:
+            at = size[p]
+            size[p] = <int32_t> (at + s)
+        size[v] = <int32_t> (at + 1)
+        position[v] = <int32_t> at
+        same &= at == v
+    if same:
+        for v in range(n):
+            kids[v] = -1
+        return False
+    for v in range(n):
+        _forest_signals(v)
+        kids[v] = -1
+        if v + _RENUMBER_AHEAD < n and not (any_removed and gone[v + _RENUMBER_AHEAD]):
+            # The record written and the parent's id read a few vertices ahead, requested
+            # now (both anywhere in memory).
+            coinsrow_prefetch(&N[position[v + _RENUMBER_AHEAD]])
+            p = par[v + _RENUMBER_AHEAD]
+            if p >= 0:
+                coinsrow_prefetch(&position[p])
+        if any_removed and gone[v]:
+            continue
+        at = position[v]
+        p = par[v]
+        # One record written per vertex, its coin and parent side by side (one cache line).
+        _set_node_key(N, at, coin[v])
+        N[at].child = position[p] if p >= 0 and not (any_removed and gone[p]) else -1
+    return True
+
+
 cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[::1] parents,
                           const uint8_t[::1] removed, coin_t *keys, int64_t *n_keys,
                           coin_t *frozen, bint *overflow) except -1 nogil:
@@ -573,9 +722,11 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
 
     Vertices are visited children first: by decreasing id when every parent precedes its
     children, increasing when it follows them, else in Kahn's order (leaves first, then each
-    vertex when its last child is done). Each vertex keeps the list of its children's heaps;
-    those that are one block each are sorted as one run once there are _FOREST_RUN of them,
-    the others melded. A heap that is one sorted run, or a chain going up (each vertex the
+    vertex when its last child is done); an int64 forest whose heaps would be scattered over
+    the records (``_FOREST_NEAR``, ``_FOREST_BRANCHING``) is first renumbered in preorder
+    (``_renumbered``) and visited by decreasing new id. Each vertex keeps the list of its
+    children's heaps; those that are one block each are sorted as one run once there are
+    _FOREST_RUN of them, the others melded. A heap that is one sorted run, or a chain going up (each vertex the
     only child of the next one visited), lives in an array (a stack: the largest key on top)
     until it meets a vertex with other children, where it becomes a chain of records. The
     released blocks left at the roots are read from the arrays and heaps, in order for an
@@ -599,6 +750,16 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef int kind
     cdef coin_t d, key
     cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
+    cdef const coin_t *coin
+    cdef const int64_t *par
+    cdef const uint8_t *gone
+    cdef bint renumbered = False  # coins and parents in preorder, in N (_renumbered)
+    cdef int64_t scattered = 0, live = 0, pu, branching = 0
+    if n == 0:
+        return OK
+    coin = &coins[fbase]
+    par = &parents[0]
+    gone = &removed[0]
     try:
         N = <_Node *> _scratch(size * sizeof(_Node))
         kids = <int32_t *> _scratch(size * sizeof(int32_t))
@@ -608,12 +769,35 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
         for j in range(n):
             _forest_signals(j)
             kids[j] = -1
-            if removed[j]:
+            if gone[j]:
                 any_removed = True
-            elif parents[j] >= 0 and not removed[parents[j]]:
-                before &= parents[j] < j
-                after &= parents[j] > j
+            elif par[j] >= 0 and not gone[par[j]]:
+                before &= par[j] < j
+                after &= par[j] > j
         kind = 0 if before else (1 if after else 2)
+        if coin_t is int64_t and kind != 2:
+            # Scattered vertices: a parent far from its child and from the previous vertex's
+            # parent (the heaps of a subtree then lie all over the records), counted on one
+            # vertex in _FOREST_SAMPLE.
+            live = 0
+            j = 1
+            while j < n:
+                if not gone[j]:
+                    live += 1
+                    scattered += _far(par[j], j) & _far(par[j], par[j - 1])
+                j += _FOREST_SAMPLE
+        if coin_t is int64_t and kind != 2 and scattered * _FOREST_SCATTERED > live:
+            live = n
+            if any_removed:
+                for j in range(n):
+                    live -= gone[j]
+            if _renumbered(coin, par, gone, any_removed, n, kind, NULL, n, kids,
+                           <int32_t *> stack, kids, N):
+                renumbered = True
+                n = live
+                count = live
+                any_removed = False
+                kind = 0
         if kind == 2:
             order = <int32_t *> _scratch(size * sizeof(int32_t))
             if order == NULL:
@@ -622,13 +806,29 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 N[j].child = 0
             for j in range(n):
                 _forest_signals(j)
-                if not removed[j] and parents[j] >= 0 and not removed[parents[j]]:
-                    N[parents[j]].child += 1
+                if not gone[j] and par[j] >= 0 and not gone[par[j]]:
+                    N[par[j]].child += 1
             for j in range(n):
-                if not removed[j] and N[j].child == 0:
-                    order[tail] = <int32_t> j
-                    tail += 1
+                if not gone[j]:
+                    if N[j].child == 0:
+                        order[tail] = <int32_t> j
+                        tail += 1
+                    branching += N[j].child >= 2
             count = tail
+        if coin_t is int64_t and kind == 2 and branching * _FOREST_BRANCHING > n:
+            # Parents anywhere, and many vertices with several children (a random tree: many
+            # heaps popped): Kahn's order in full (each vertex when its last child is done),
+            # then the preorder renumbering along it. Its visits would jump all over memory;
+            # the renumbered forest's go down the ids. (A path's, a star's or a
+            # caterpillar's heaps are chains and runs: renumbering them measured slower.)
+            count = _kahn_rest(par, gone, any_removed, order, count, N)
+            live = count
+            if _renumbered(coin, par, gone, any_removed, n, kind, order, count, kids,
+                           <int32_t *> stack, kids, N):
+                renumbered = True
+                n = live
+                any_removed = False
+                kind = 0
         j = 0
         step = -1 if kind == 0 else 1
         while j < count:
@@ -641,12 +841,13 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 # goes the general way (an array starts there).
                 while j + 1 < count:
                     u = <int32_t> (n - 1 - j if kind == 0 else j)
-                    if kids[u] >= 0 or parents[u] != sibling_parent:
+                    if (kids[u] >= 0
+                            or _parent_at(par, N, renumbered, u) != sibling_parent):
                         break
                     if sibling_parent == u + step:
                         break
                     _forest_signals(j)
-                    d = coins[fbase + u]
+                    d = _coin_at(coin, N, renumbered, u)
                     if coin_t is double:
                         d = d + 0.0
                     _set_node_key(N, u, d)
@@ -675,13 +876,17 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                     # Kahn's order jumps around memory: what a vertex further ahead reads
                     # first (its parent, coin, list, record) is requested now.
                     x = order[j + 2 * _FOREST_AHEAD]
-                    coinsrow_prefetch(&parents[x])
-                    coinsrow_prefetch(&coins[fbase + x])
+                    coinsrow_prefetch(&par[x])
+                    coinsrow_prefetch(&coin[x])
                     coinsrow_prefetch(&kids[x])
                     coinsrow_prefetch(&N[x])
             j += 1
-            if any_removed and removed[u]:
+            if any_removed and gone[u]:
                 continue
+            # u's coin and parent, read before u's record is written (renumbered: they are
+            # in it).
+            pu = _parent_at(par, N, renumbered, u)
+            d = _coin_at(coin, N, renumbered, u)
             in_array = owner == u
             if in_array and kids[u] >= 0:
                 # Other children too: the array becomes a chain of records, one more heap
@@ -699,8 +904,9 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                     # A vertex visited soon: its parent's list head and its first child's
                     # record; nearer, that child's first child and next sibling (the records
                     # the visit will read next).
-                    if parents[w] >= 0:
-                        coinsrow_prefetch(&kids[parents[w]])
+                    x = <int32_t> _parent_at(par, N, renumbered, w)
+                    if x >= 0:
+                        coinsrow_prefetch(&kids[x])
                     if kids[w] >= 0:
                         coinsrow_prefetch(&N[kids[w]])
                 if 0 <= near < n and kids[near] >= 0:
@@ -779,7 +985,6 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                             N[q].child = nx
                             q = nx
                         h = _node_meld(N, h, head, &d)
-            d = coins[fbase + u]
             if coin_t is double:
                 d = d + 0.0  # no -0.0 anywhere: ties then never depend on the order of pops
             odd = True
@@ -816,15 +1021,16 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                         odd = not odd
                     if kind == 2 or j >= count:
                         break
-                    p = <int32_t> parents[u]
+                    p = <int32_t> pu
                     if p < 0 or p != (u - 1 if kind == 0 else u + 1) or kids[p] >= 0:
                         break
-                    if any_removed and removed[p]:
+                    if any_removed and gone[p]:
                         break
                     u = p
                     _forest_signals(j)
                     j += 1
-                    d = coins[fbase + u]
+                    pu = _parent_at(par, N, renumbered, u)
+                    d = _coin_at(coin, N, renumbered, u)
                     if coin_t is double:
                         d = d + 0.0
                     odd = True
@@ -847,8 +1053,8 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                     else:
                         ovf |= add_checked(d, key, &d)
                     odd = not odd
-            p = <int32_t> parents[u]
-            if p >= 0 and any_removed and removed[p]:
+            p = <int32_t> pu
+            if p >= 0 and any_removed and gone[p]:
                 p = -1
             if p >= 0 and kind == 2:
                 N[p].child -= 1
@@ -891,7 +1097,8 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                 if h >= 0:
                     N[h].sibling = kids[p]
                     kids[p] = h
-                    if (h == u and 0 <= next_vertex < n and parents[next_vertex] == p
+                    if (h == u and 0 <= next_vertex < n
+                            and _parent_at(par, N, renumbered, next_vertex) == p
                             and N[u].child < 0 and kind != 2 and not any_removed):
                         sibling_parent = p  # a leaf, and its sibling comes next
             elif h >= 0:

@@ -788,6 +788,166 @@ def test_runs_of_sibling_leaves_against_the_global_block_merging():
         assert struct.pack("<d", machine[1]) == struct.pack("<d", twin[1])
 
 
+def _scattered(parents: list[int], removed: bytes | None = None) -> bool:
+    """Whether the value renumbers this forest in preorder first (docs/forests.md): parents
+    all before or all after their children, and more than a quarter of the vertices 1, 17,
+    33, ... on the table scattered (a parent more than 8 ids away from the vertex and from
+    the previous vertex's parent)."""
+    n = len(parents)
+    gone = removed or bytes(n)
+    live = [v for v in range(n) if not gone[v]]
+    linked = [v for v in live if parents[v] >= 0 and not gone[parents[v]]]
+    if not (all(parents[v] < v for v in linked) or all(parents[v] > v for v in linked)):
+        return False
+    sample = [j for j in range(1, n, 16) if not gone[j]]
+    far = sum(abs(parents[j] - j) > 8 and abs(parents[j] - parents[j - 1]) > 8
+              for j in sample)
+    return far * 4 > len(sample)
+
+
+def _preorder(parents: list[int]) -> list[int]:
+    """The labels of a preorder of the forest (children by increasing id): each subtree a
+    range, its root first."""
+    children: list[list[int]] = [[] for _ in parents]
+    for v, p in enumerate(parents):
+        if p >= 0:
+            children[p].append(v)
+    label, order = [0] * len(parents), []
+    for root in (v for v, p in enumerate(parents) if p < 0):
+        todo = [root]
+        while todo:
+            v = todo.pop()
+            label[v] = len(order)
+            order.append(v)
+            todo.extend(reversed(children[v]))
+    return label
+
+
+def _scattered_forest(rng: random.Random, n: int) -> list[int]:
+    """Parents first, most of them far: random recursive trees, a forest of many of them,
+    trees whose vertices hang below the first tenth (wide) or below one of the last 40
+    vertices but never the previous ones (deep and narrow)."""
+    kind = rng.randrange(4)
+    parents = [-1]
+    for i in range(1, n):
+        if kind == 0 or (kind == 2 and n < 1000):
+            parents.append(rng.randrange(i))
+        elif kind == 1:
+            parents.append(-1 if rng.random() < 0.05 else rng.randrange(i))
+        elif kind == 2:
+            parents.append(rng.randrange(n // 10) if i > n // 10 else i - 1)
+        else:
+            parents.append(rng.randrange(max(0, i - 40), max(1, i - 9)))
+    return parents
+
+
+def test_scattered_forests_renumbered_in_preorder_against_the_global_block_merging():
+    """The value's preorder renumbering (parents scattered over the ids): random recursive
+    trees, many trees, wide and deep ones, parents first and parents last, positions in play
+    (nodes off the table: their children are roots), ties, negatives, coins of every width;
+    against the global block merging, the 64-bit path (which does not renumber) and the
+    same forest in preorder already (renumbering changes nothing there)."""
+    rng = random.Random(47)
+    checked = 0
+    for _ in range(scaled(120)):
+        n = rng.randint(100, 3000)
+        parents = _scattered_forest(rng, n)
+        values = _wide_values(rng, n)
+        if rng.random() < 0.5:  # parents last
+            values, parents = values[::-1], [-1 if p < 0 else n - 1 - p for p in parents[::-1]]
+        removed = array("B", bytes(n))
+        if rng.random() < 0.5:  # a position in play: roots taken, their children roots
+            for v in sorted(range(n), key=lambda v: v if parents[0] == -1 else -v):
+                if (parents[v] < 0 or removed[parents[v]]) and rng.random() < 0.3:
+                    removed[v] = 1
+        checked += _scattered(parents, bytes(removed))
+        keep = [v for v in range(n) if not removed[v]]
+        new_id = {v: i for i, v in enumerate(keep)}
+        left_values = [values[v] for v in keep]
+        left_parents = [new_id[parents[v]] if parents[v] >= 0 and not removed[parents[v]]
+                        else -1 for v in keep]
+        expected = block_merging_value([], left_values, left_parents)
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
+        machine = _core.forest_value(array("q", values), *arguments)
+        assert machine == _core.forest_value(array("q", values), *arguments, wide=True)
+        if machine[0] == _core.Status.OK:
+            assert machine[1] == expected
+        assert _core.forest_value_exact(list(values), *arguments) == (_core.Status.OK,
+                                                                       expected)
+        assert Game(forest=(left_values, left_parents)).value() == expected
+        label = _preorder(left_parents)
+        in_preorder_values, in_preorder_parents = [0] * len(keep), [0] * len(keep)
+        for v in range(len(keep)):
+            in_preorder_values[label[v]] = left_values[v]
+            in_preorder_parents[label[v]] = (-1 if left_parents[v] < 0
+                                             else label[left_parents[v]])
+        assert Game(forest=(in_preorder_values, in_preorder_parents)).value() == expected
+    assert checked >= scaled(120) * 9 // 10  # nearly all of them renumbered
+
+
+def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block_merging():
+    """Parents anywhere (Kahn's order) in forests with many branching vertices: renumbered in
+    preorder along Kahn's order (docs/forests.md); random trees and forests relabelled at
+    random, positions in play, every coin width; against the global block merging, the
+    64-bit path and the twin."""
+    rng = random.Random(49)
+    renumbered = 0
+    for _ in range(scaled(120)):
+        n = rng.randint(2, 2000)
+        parents = _scattered_forest(rng, n)
+        values, parents = _wide_values(rng, n), parents
+        label = rng.sample(range(n), n)
+        relabelled_values, relabelled_parents = [0] * n, [0] * n
+        for v in range(n):
+            relabelled_values[label[v]] = values[v]
+            relabelled_parents[label[v]] = -1 if parents[v] < 0 else label[parents[v]]
+        values, parents = relabelled_values, relabelled_parents
+        removed = array("B", bytes(n))
+        if rng.random() < 0.5:  # a position in play: roots taken, their children roots
+            taken = [v for v in range(n) if parents[v] < 0]
+            while taken:
+                v = taken.pop()
+                if rng.random() < 0.3:
+                    removed[v] = 1
+                    taken.extend(c for c in range(n) if parents[c] == v)
+        keep = [v for v in range(n) if not removed[v]]
+        new_id = {v: i for i, v in enumerate(keep)}
+        left_values = [values[v] for v in keep]
+        left_parents = [new_id[parents[v]] if parents[v] >= 0 and not removed[parents[v]]
+                        else -1 for v in keep]
+        children = [0] * n
+        for v in keep:
+            if parents[v] >= 0 and not removed[parents[v]]:
+                children[parents[v]] += 1
+        renumbered += sum(count >= 2 for count in children) * 8 > n
+        expected = block_merging_value([], left_values, left_parents)
+        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
+        machine = _core.forest_value(array("q", values), *arguments)
+        assert machine == _core.forest_value(array("q", values), *arguments, wide=True)
+        if machine[0] == _core.Status.OK:
+            assert machine[1] == expected
+        assert _core.forest_value_exact(list(values), *arguments) == (_core.Status.OK,
+                                                                       expected)
+    assert renumbered >= scaled(120) // 2  # most of them renumbered
+
+
+def test_scattered_forests_that_overflow_int64_are_solved_exactly():
+    """Renumbered forests whose sums pass 2^63: the exact value all the same."""
+    rng = random.Random(48)
+    checked = 0
+    for _ in range(scaled(30)):
+        n = rng.randint(100, 1500)
+        parents = _scattered_forest(rng, n)
+        values = [rng.choice([2**62, -2**62, 2**63 - 1, -2**63, rng.randint(-9, 9)])
+                  for _ in range(n)]
+        checked += _scattered(parents)
+        expected = block_merging_value([], values, parents)
+        assert Game(forest=(values, parents)).value() == expected
+        assert Game(forest=(np.array(values, dtype=np.int64),
+                            np.array(parents))).value() == expected
+    assert checked >= scaled(30) * 8 // 10  # nearly all of them renumbered
+
+
 # -- scratch kept between calls -----------------------------------------------------------------
 # The value's and the play's big scratch buffers (64 KiB or more: forests of a few thousand
 # nodes) are kept for the next call. Each call must find them in any state the previous one
