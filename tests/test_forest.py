@@ -841,6 +841,26 @@ def _scattered_forest(rng: random.Random, n: int) -> list[int]:
     return parents
 
 
+def _check_value_kernels(values: list, parents: list, removed: array) -> tuple:
+    """The value of the forest (values, parents) with the nodes ``removed`` off the table,
+    from the machine kernel, its 64-bit path and its twin, checked against the global block
+    merging of the nodes left (renumbered in order, a node whose parent is off a root).
+    Returns those nodes' values and parents, and the value."""
+    keep = [v for v in range(len(values)) if not removed[v]]
+    new_id = {v: i for i, v in enumerate(keep)}
+    left_values = [values[v] for v in keep]
+    left_parents = [new_id[parents[v]] if parents[v] >= 0 and not removed[parents[v]]
+                    else -1 for v in keep]
+    expected = block_merging_value([], left_values, left_parents)
+    arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
+    machine = _core.forest_value(array("q", values), *arguments)
+    assert machine == _core.forest_value(array("q", values), *arguments, wide=True)
+    if machine[0] == _core.Status.OK:
+        assert machine[1] == expected
+    assert _core.forest_value_exact(list(values), *arguments) == (_core.Status.OK, expected)
+    return left_values, left_parents, expected
+
+
 def test_scattered_forests_renumbered_in_preorder_against_the_global_block_merging():
     """The value's preorder renumbering (parents scattered over the ids): random recursive
     trees, many trees, wide and deep ones, parents first and parents last, positions in play
@@ -861,23 +881,12 @@ def test_scattered_forests_renumbered_in_preorder_against_the_global_block_mergi
                 if (parents[v] < 0 or removed[parents[v]]) and rng.random() < 0.3:
                     removed[v] = 1
         checked += _scattered(parents, bytes(removed))
-        keep = [v for v in range(n) if not removed[v]]
-        new_id = {v: i for i, v in enumerate(keep)}
-        left_values = [values[v] for v in keep]
-        left_parents = [new_id[parents[v]] if parents[v] >= 0 and not removed[parents[v]]
-                        else -1 for v in keep]
-        expected = block_merging_value([], left_values, left_parents)
-        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
-        machine = _core.forest_value(array("q", values), *arguments)
-        assert machine == _core.forest_value(array("q", values), *arguments, wide=True)
-        if machine[0] == _core.Status.OK:
-            assert machine[1] == expected
-        assert _core.forest_value_exact(list(values), *arguments) == (_core.Status.OK,
-                                                                       expected)
+        left_values, left_parents, expected = _check_value_kernels(values, parents, removed)
         assert Game(forest=(left_values, left_parents)).value() == expected
         label = _preorder(left_parents)
-        in_preorder_values, in_preorder_parents = [0] * len(keep), [0] * len(keep)
-        for v in range(len(keep)):
+        size = len(left_values)
+        in_preorder_values, in_preorder_parents = [0] * size, [0] * size
+        for v in range(size):
             in_preorder_values[label[v]] = left_values[v]
             in_preorder_parents[label[v]] = (-1 if left_parents[v] < 0
                                              else label[left_parents[v]])
@@ -895,7 +904,7 @@ def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block
     for _ in range(scaled(120)):
         n = rng.randint(2, 2000)
         parents = _scattered_forest(rng, n)
-        values, parents = _wide_values(rng, n), parents
+        values = _wide_values(rng, n)
         label = rng.sample(range(n), n)
         relabelled_values, relabelled_parents = [0] * n, [0] * n
         for v in range(n):
@@ -910,24 +919,12 @@ def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block
                 if rng.random() < 0.3:
                     removed[v] = 1
                     taken.extend(c for c in range(n) if parents[c] == v)
-        keep = [v for v in range(n) if not removed[v]]
-        new_id = {v: i for i, v in enumerate(keep)}
-        left_values = [values[v] for v in keep]
-        left_parents = [new_id[parents[v]] if parents[v] >= 0 and not removed[parents[v]]
-                        else -1 for v in keep]
         children = [0] * n
-        for v in keep:
-            if parents[v] >= 0 and not removed[parents[v]]:
+        for v in range(n):
+            if not removed[v] and parents[v] >= 0 and not removed[parents[v]]:
                 children[parents[v]] += 1
         renumbered += sum(count >= 2 for count in children) * 8 > n
-        expected = block_merging_value([], left_values, left_parents)
-        arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
-        machine = _core.forest_value(array("q", values), *arguments)
-        assert machine == _core.forest_value(array("q", values), *arguments, wide=True)
-        if machine[0] == _core.Status.OK:
-            assert machine[1] == expected
-        assert _core.forest_value_exact(list(values), *arguments) == (_core.Status.OK,
-                                                                       expected)
+        _check_value_kernels(values, parents, removed)
     assert renumbered >= scaled(120) // 2  # most of them renumbered
 
 
