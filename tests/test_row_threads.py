@@ -322,9 +322,12 @@ def test_a_signal_stops_a_long_machine_row(threads):
     # The handler may also run between two calls (in Python code): a kernel that never
     # looked at signals would be stopped only there, so one stop inside it in a few tries
     # is what this asks.
+    # The alarm comes at a different moment of a call each try: at one fixed delay it can
+    # keep landing in the same phase of the calls (the end of one, in Python).
     inside = []
-    for _ in range(5):  # (each call is a fraction of a second)
-        stop = stop_after(0.05, lambda: _call_repeatedly(100, play, row, threads=threads))
+    for k in range(5):  # (each call is a fraction of a second)
+        stop = stop_after(0.05 + 0.017 * k,
+                          lambda: _call_repeatedly(100, play, row, threads=threads))
         inside.append(raised_in(stop, "_rows.pxi"))
         if inside[-1]:
             break
