@@ -113,23 +113,44 @@ def compare(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str, fl
     more), a batch would let ``a.sum()`` re-read an array the previous call left in the
     cache, which is not the memory-read limit it stands for.
     """
+    return {name: median(ts) for name, ts in rounds(methods, repeats).items()}
+
+
+def rounds(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str, list[float]]:
+    """Seconds of single calls of each method in ``repeats`` rounds, one call of each
+    method a round (after one warm-up call each): the times of one round were taken
+    within a fraction of a second of each other, on the same state of the machine."""
     for fn in methods.values():
         fn()  # warm-up: code and allocator, not the data
     times: dict[str, list[float]] = {name: [] for name in methods}
     for _ in range(repeats):
         for name, fn in methods.items():
             times[name].append(once(fn))
-    return {name: median(ts) for name, ts in times.items()}
+    return times
+
+
+def paired_ratio(times: dict[str, list[float]], num: str, den: str) -> float:
+    """The median over rounds of ``num``'s time over ``den``'s in the same round: steadier
+    than the ratio of the two medians on a shared machine, where another job slows a few
+    rounds (measured on sawtooth rows, 10^7 coins, profits/value: 0.86x to 1.24x over three
+    runs as a ratio of medians of 11; 1.00x as the median of 31 paired ratios)."""
+    return median(n / d for n, d in zip(times[num], times[den]))
 
 
 def compare_batches(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
     """Median seconds per call, in batches of at least 10 ms, the methods taking turns."""
+    return {name: median(ts) for name, ts in batch_rounds(methods, repeats).items()}
+
+
+def batch_rounds(methods: dict[str, Callable[[], Any]],
+                 repeats: int) -> dict[str, list[float]]:
+    """``rounds`` with a batch of at least 10 ms of each method a round (seconds per call)."""
     numbers = {name: calibrate(fn)[0] for name, fn in methods.items()}
     times: dict[str, list[float]] = {name: [] for name in methods}
     for _ in range(repeats):
         for name, fn in methods.items():
             times[name].append(batch(fn, numbers[name]))
-    return {name: median(ts) for name, ts in times.items()}
+    return times
 
 
 def adaptive(fn: Callable[[], Any], budget: float, max_repeats: int = 7) -> tuple[float, int]:
@@ -623,6 +644,11 @@ def scaling(rep: Report, plain: PlainC, quick: bool) -> dict[str, dict[int, floa
 def wall_compare(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
     """``compare`` in wall time (``time.perf_counter``): for calls on several threads, whose
     CPU time is the sum of the threads'."""
+    return {name: median(ts) for name, ts in wall_rounds(methods, repeats).items()}
+
+
+def wall_rounds(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str, list[float]]:
+    """``rounds`` in wall time."""
     for fn in methods.values():
         fn()
     times: dict[str, list[float]] = {name: [] for name in methods}
@@ -632,7 +658,7 @@ def wall_compare(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[st
             t = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - t)
-    return {name: median(ts) for name, ts in times.items()}
+    return times
 
 
 def families(rep: Report, plain: PlainC, quick: bool) -> None:
@@ -641,9 +667,10 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
     rng = np.random.default_rng(SEED + 2)
     n = 10**6 if quick else 10**7
     n_play = 10**6
-    # Median of 11: with 5, a ratio moved by up to 0.2 from one run to the next on a shared
-    # two-core machine (the all-equal and sorted rows take about 5 ms a call).
-    repeats = 3 if quick else 11
+    # 21 rounds, each ratio the median of the rounds' ratios (see paired_ratio): with
+    # medians of 5, then of 11, a ratio still moved by up to 0.2 from one run to the next on
+    # a shared two-core machine (the all-equal and sorted rows take about 5 ms a call).
+    repeats = 3 if quick else 21
     rows, data = [], {}
     for kind in FAMILIES:
         a = make_input(kind, n, rng, plain)
@@ -656,25 +683,28 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
         methods["profits"] = lambda a=a: coinsrow.profits(a, threads=1)
         assert coinsrow.value(a, threads=2) == want and coinsrow.profits(a, threads=1)[0] * 2 \
             == int(a.sum()) + want, kind
-        t = compare(methods, repeats)
+        t = rounds(methods, repeats)
         # play() against value() at 10^6 coins (the goal's size), in batches.
         b = a[:n_play] if n > n_play else a
-        tp = compare_batches({"value": lambda b=b: coinsrow.value(b, threads=1),
-                              "play": lambda b=b: coinsrow.play(b, threads=1)}, repeats)
+        tp = batch_rounds({"value": lambda b=b: coinsrow.value(b, threads=1),
+                           "play": lambda b=b: coinsrow.play(b, threads=1)}, repeats)
         # Float rows: the same coins as float64 (value and each player's exact sum).
         f = a.astype(np.float64) / 3
-        tf = compare({"value": lambda f=f: coinsrow.value(f, threads=1),
-                      "profits": lambda f=f: coinsrow.profits(f, threads=1)}, repeats)
+        tf = rounds({"value": lambda f=f: coinsrow.value(f, threads=1),
+                     "profits": lambda f=f: coinsrow.profits(f, threads=1)}, repeats)
         # threads=None (as many threads as pay off: two here) against one, in wall time.
-        tw = wall_compare({"1": lambda a=a: coinsrow.value(a, threads=1),
-                           "2": lambda a=a: coinsrow.value(a, threads=None)}, repeats)
+        tw = wall_rounds({"1": lambda a=a: coinsrow.value(a, threads=1),
+                          "2": lambda a=a: coinsrow.value(a, threads=None)}, repeats)
         row = [kind]
         if plain.lib is not None:
-            row += [ns_per(t["C"], n), ns_per(t["value"], n), f"{t['value'] / t['C']:.2f}x"]
+            row += [ns_per(median(t["C"]), n), ns_per(median(t["value"]), n),
+                    f"{paired_ratio(t, 'value', 'C'):.2f}x"]
         else:
-            row += ["-", ns_per(t["value"], n), "-"]
-        row += [f"{t['profits'] / t['value']:.2f}x", f"{tp['play'] / tp['value']:.2f}x",
-                f"{tf['profits'] / tf['value']:.2f}x", f"{tw['2'] / tw['1']:.2f}x"]
+            row += ["-", ns_per(median(t["value"]), n), "-"]
+        row += [f"{paired_ratio(t, 'profits', 'value'):.2f}x",
+                f"{paired_ratio(tp, 'play', 'value'):.2f}x",
+                f"{paired_ratio(tf, 'profits', 'value'):.2f}x",
+                f"{paired_ratio(tw, '2', '1'):.2f}x"]
         rows.append(row)
         data[kind] = {"n": n, "cpu": t, "play_vs_value": tp, "float": tf, "wall": tw}
         del a, b, f, methods  # methods holds a too: free it before the next array
@@ -682,8 +712,10 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
     rep.say()
     rep.say(FAMILY_NOTES)
     rep.say()
-    rep.say(f"CPU time, median of {repeats} single calls, the methods taking turns; play() vs "
-            f"value() at {n_play:,} coins in batches; float: the same coins / 3 as float64; "
+    rep.say(f"CPU time of single calls in {repeats} rounds, one call of each method a round; "
+            "each ratio is the median over the rounds of the two calls' ratio in a round, "
+            f"each ns/coin the median call; play() vs value() at {n_play:,} coins in batches; "
+            "float: the same coins / 3 as float64; "
             "the last column in wall time (threads=None, as many threads as pay off: on two "
             "cores, the row in parts reduced at once on two threads, unless a sample of the "
             "parts finds it mostly sorted stretches). "
