@@ -98,6 +98,8 @@ def _group(label: str, group: Any) -> list:
         raise TypeError(
             f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
         ) from None
+    except OverflowError:  # e.g. range(10**20): more components than a list can hold
+        raise ValueError(f"{label}s is {describe(group)}; it has too many {label}s") from None
 
 
 def _column(label: str, i: int, component: Any) -> Column:
