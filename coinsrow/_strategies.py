@@ -27,9 +27,10 @@ import random
 from array import array
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ._dispatch import EXACT_DECIMAL, Coins, Number
+from ._dispatch import EXACT_DECIMAL, Coins, Number, round_float
 from ._engine import Engine
 from ._game import Game, Move, legal, where
 from ._moves import End, MoveError, move_at
@@ -425,12 +426,21 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     return Playout(moves, *_totals(start.coins, moves))
 
 
+def _float_total(coins: list[Any]) -> float:
+    """Float coins summed exactly and rounded once: math.fsum, or where one of its partial
+    sums leaves the float range (it raises there), the exact sum rounded (+-inf beyond)."""
+    try:
+        return math.fsum(coins)
+    except OverflowError:
+        return round_float(sum(map(Fraction, coins), Fraction(0)))
+
+
 def _totals(coins: Coins, moves: list[Move]) -> tuple[Number, Number]:
     """What each player took: exact sums, or for floats each player's coins summed exactly
     and rounded once (``math.fsum``), as ``profits()`` states them."""
     taken = ([move.coin for move in moves[0::2]], [move.coin for move in moves[1::2]])
     if coins.exact_type is float:
-        return math.fsum(taken[0]), math.fsum(taken[1])
+        return _float_total(taken[0]), _float_total(taken[1])
     with decimal.localcontext(EXACT_DECIMAL):
         return (coins.number(sum(taken[0], coins.number(0))),
                 coins.number(sum(taken[1], coins.number(0))))
