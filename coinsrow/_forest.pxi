@@ -2847,7 +2847,7 @@ def forest_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::
         value, play, overflowed = _forest_play_exact(coins, starts, stops, n_rows, fbase,
                                                      parents, removed)
         profits = _owner_fsum(coins, play)
-        if (profits is None or overflowed or _overflowed(value) or _overflowed(profits[0])
+        if (overflowed or _overflowed(value) or _overflowed(profits[0])
                 or _overflowed(profits[1])):
             return Status.OVERFLOW, None
         return Status.OK, profits

@@ -7,6 +7,7 @@
 
 import heapq
 import math
+from fractions import Fraction as _Fraction  # private: not a kernel of the module
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport isfinite, ldexp, INFINITY
 from libc.stdint cimport INT64_MAX
@@ -472,7 +473,7 @@ cdef int _one_row_float_profits(const double[::1] coins, int64_t start, int64_t 
     """The profits of the row coins[start:stop] of doubles: each player's coins in the
     optimal play, summed exactly and rounded once (``second_extra``, a coin the second
     player took before the row, joins his sum). ``values`` and ``segments`` are scratch
-    for stop - start entries. OK, OVERFLOW (a sum beyond the float range) or NO_MEMORY.
+    for stop - start entries. OK or OVERFLOW (a sum beyond the float range).
 
     Greedy entry g (in the order taken) is taken by player g % 2; its odd run of coins is
     taken coin by coin from its exposed end, so the coin at an even offset in the run goes to
@@ -486,10 +487,8 @@ cdef int _one_row_float_profits(const double[::1] coins, int64_t start, int64_t 
     cdef double total = 0.0
     top = _reduce_into(coins, start, stop, values, 0, segments, &ovf, False)
     right = top - 1
-    if (exact_sum_init(&sums[0]) | exact_sum_init(&sums[1])) != OK:
-        exact_sum_free(&sums[0])
-        exact_sum_free(&sums[1])
-        return NO_MEMORY
+    exact_sum_init(&sums[0])
+    exact_sum_init(&sums[1])
     exact_sum_add(&sums[1], second_extra)
     while left <= right:
         if values[left] >= values[right]:
@@ -508,11 +507,8 @@ cdef int _one_row_float_profits(const double[::1] coins, int64_t start, int64_t 
         turn += 1
     first[0] = exact_sum_result(&sums[0])
     second[0] = exact_sum_result(&sums[1])
-    if (sums[0].overflow or sums[1].overflow or not isfinite(total + 0.0)
-            or not (isfinite(first[0]) and isfinite(second[0]))):
+    if not isfinite(total + 0.0) or not (isfinite(first[0]) and isfinite(second[0])):
         status = OVERFLOW
-    exact_sum_free(&sums[0])
-    exact_sum_free(&sums[1])
     return status
 
 
@@ -523,18 +519,14 @@ cdef int _play_float_profits(const double[::1] coins, int64_t *play, int64_t n,
     cdef ExactSum sums[2]
     cdef int64_t t
     cdef int status = OK
-    if (exact_sum_init(&sums[0]) | exact_sum_init(&sums[1])) != OK:
-        exact_sum_free(&sums[0])
-        exact_sum_free(&sums[1])
-        return NO_MEMORY
+    exact_sum_init(&sums[0])
+    exact_sum_init(&sums[1])
     for t in range(n):
         exact_sum_add(&sums[t & 1], coins[play[t]])
     first[0] = exact_sum_result(&sums[0])
     second[0] = exact_sum_result(&sums[1])
-    if sums[0].overflow or sums[1].overflow or not (isfinite(first[0]) and isfinite(second[0])):
+    if not (isfinite(first[0]) and isfinite(second[0])):
         status = OVERFLOW
-    exact_sum_free(&sums[0])
-    exact_sum_free(&sums[1])
     return status
 
 
@@ -2115,7 +2107,7 @@ cdef int _row_float_profits_pieces(const double *coins, const double *values,
     r % 2, its run coin by coin from the exposed end: since the run has odd length, its coin
     at an even offset goes to the same player whichever end that is, the others to the
     other player. After the merge of L and R, the play is ranges of coins taken one a turn
-    (see ``_row_play_pieces``). OK, OVERFLOW (a sum beyond the float range) or NO_MEMORY."""
+    (see ``_row_play_pieces``). OK or OVERFLOW (a sum beyond the float range)."""
     cdef ExactSum sums[2]
     cdef PieceOrder order
     cdef Piece runs
@@ -2123,10 +2115,8 @@ cdef int _row_float_profits_pieces(const double *coins, const double *values,
     cdef int status = OK
     cdef bint from_left = True
     runs.lo = runs.hi = 0
-    if (exact_sum_init(&sums[0]) | exact_sum_init(&sums[1])) != OK:
-        exact_sum_free(&sums[0])
-        exact_sum_free(&sums[1])
-        return NO_MEMORY
+    exact_sum_init(&sums[0])
+    exact_sum_init(&sums[1])
     _piece_order_start(&order, coins, values, st)
     if order.phase != 4:
         while order.a < order.j and order.b > order.q:
@@ -2155,11 +2145,8 @@ cdef int _row_float_profits_pieces(const double *coins, const double *values,
             exact_sum_add(&sums[(turn + p - lo) & 1], coins[p])
     first[0] = exact_sum_result(&sums[0])
     second[0] = exact_sum_result(&sums[1])
-    if (sums[0].overflow or sums[1].overflow
-            or not (isfinite(first[0]) and isfinite(second[0]))):
+    if not (isfinite(first[0]) and isfinite(second[0])):
         status = OVERFLOW
-    exact_sum_free(&sums[0])
-    exact_sum_free(&sums[1])
     return status
 
 
@@ -3036,8 +3023,8 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
 
     int64: first = (sum + value) / 2, exact (every sum checked). float64: the coins each
     player takes in the optimal play, each total summed exactly and rounded once (so
-    ``first`` is what math.fsum of her coins gives); OVERFLOW when a total, or an
-    intermediate sum, is beyond the float range. O(n) for one row, O(n log k) otherwise.
+    ``first`` is what math.fsum of her coins gives); OVERFLOW when the value or a rounded
+    total is beyond the float range. O(n) for one row, O(n log k) otherwise.
     """
     cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, p
     cdef Py_ssize_t c, k = starts.shape[0]
@@ -3330,20 +3317,31 @@ def game_play_exact(list coins, const int64_t[::1] starts, const int64_t[::1] st
     return Status.OK, value
 
 
-cdef object _owner_fsum(list coins, list play):
-    """Each player's coins of a play of Python floats, as math.fsum adds them."""
+cdef object _float_sum_exact(list xs):
+    """The exact sum of Python floats rounded once, half to even, as ``ExactSum`` gives it:
+    math.fsum, or where one of its partial sums leaves the float range (it raises there),
+    the exact sum rounded by the division of two ints; +-inf beyond the float range."""
     try:
-        return (math.fsum([coins[move[1]] for move in play[0::2]]),
-                math.fsum([coins[move[1]] for move in play[1::2]]))
-    except OverflowError:  # an intermediate sum beyond the float range
-        return None
+        return math.fsum(xs)
+    except OverflowError:
+        exact = sum([_Fraction(x) for x in xs], _Fraction(0))
+        try:
+            return exact.numerator / exact.denominator   # int / int: correctly rounded
+        except OverflowError:
+            return math.inf if exact > 0 else -math.inf
+
+
+cdef object _owner_fsum(list coins, list play):
+    """Each player's coins of a play of Python floats, summed exactly and rounded once."""
+    return (_float_sum_exact([coins[move[1]] for move in play[0::2]]),
+            _float_sum_exact([coins[move[1]] for move in play[1::2]]))
 
 
 def game_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                        Py_ssize_t n_rows):
     """``game_profits`` on Python numbers. Exact numbers: (sum + value) / 2 and the rest
     (ints halve exactly, Fraction and Decimal divide exactly); Python floats: each player's
-    coins of the play, as math.fsum adds them."""
+    coins of the play, summed exactly and rounded once."""
     cdef Py_ssize_t c
     cdef object total = _zero_of(coins)
     total_coins = _total_coins(starts, stops)
@@ -3355,7 +3353,7 @@ def game_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1]
     if type(_first_coin(coins, starts, stops)) is float:
         value, play = _play_exact(coins, starts, stops, n_rows)
         profits = _owner_fsum(coins, play)
-        if (profits is None or _overflowed(value) or _overflowed(profits[0])
+        if (_overflowed(value) or _overflowed(profits[0])
                 or _overflowed(profits[1])):
             return Status.OVERFLOW, None
         return Status.OK, profits
@@ -3516,7 +3514,7 @@ def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
 def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
                       bint sample=False):
     """``row_profits`` on Python numbers: exact numbers (sum + value) / 2 and the rest;
-    Python floats each player's coins of the play, as math.fsum adds them."""
+    Python floats each player's coins of the play, summed exactly and rounded once."""
     cdef Py_ssize_t p
     cdef object total = 0
     if threads < 1:
@@ -3531,11 +3529,8 @@ def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
     value = _row_value_from_exact(values, order)
     if type(coins[0]) is float:
         play = _row_play_from_exact(segments, order, len(coins))
-        try:
-            first = math.fsum([coins[p] for p in play[0::2]])
-            second = math.fsum([coins[p] for p in play[1::2]])
-        except OverflowError:  # an intermediate sum beyond the float range
-            return Status.OVERFLOW, None
+        first = _float_sum_exact([coins[p] for p in play[0::2]])
+        second = _float_sum_exact([coins[p] for p in play[1::2]])
         if _overflowed(value) or _overflowed(first) or _overflowed(second):
             return Status.OVERFLOW, None
         return Status.OK, (first, second)

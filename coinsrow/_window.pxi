@@ -1662,11 +1662,8 @@ def pizza_profits_exact(list circle, int64_t first_slice):
     if type(taken) is float:
         # The rest's first mover is the second player; the first slice is hers.
         value, play = _play_exact(rest, _window_array("q", [0]), stops, 1)
-        try:
-            first = math.fsum([taken] + [rest[move[1]] for move in play[1::2]])
-            second = math.fsum([rest[move[1]] for move in play[0::2]])
-        except OverflowError:
-            return Status.OVERFLOW, None
+        first = _float_sum_exact([taken] + [rest[move[1]] for move in play[1::2]])
+        second = _float_sum_exact([rest[move[1]] for move in play[0::2]])
         if _overflowed(value) or _overflowed(first) or _overflowed(second):
             return Status.OVERFLOW, None
         return Status.OK, (first, second)
