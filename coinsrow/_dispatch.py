@@ -78,7 +78,7 @@ class Answer(enum.Enum):
     STRUCTURE = "structure"    # a kernel object: wrapped in a ``Structure``
 
 
-def round_float(exact: Any) -> float:
+def _round_float(exact: Any) -> float:
     """An exact number rounded to the nearest float: +-inf beyond the float range."""
     try:
         return float(exact)
@@ -160,7 +160,7 @@ class Coins:
         """An answer in the game's number type: floats rounded once, 0 typed."""
         kind = self.exact_type
         if kind is float:
-            return exact if type(exact) is float else round_float(exact)
+            return exact if type(exact) is float else _round_float(exact)
         if kind is int:
             return int(exact)
         result: Any = exact if type(exact) is kind else kind(exact)

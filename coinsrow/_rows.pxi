@@ -3320,13 +3320,13 @@ def game_play_exact(list coins, const int64_t[::1] starts, const int64_t[::1] st
 cdef object _float_sum_exact(list xs):
     """The exact sum of Python floats rounded once, half to even, as ``ExactSum`` gives it:
     math.fsum, or where one of its partial sums leaves the float range (it raises there),
-    the exact sum rounded by the division of two ints; +-inf beyond the float range."""
+    the exact sum rounded once; +-inf beyond the float range."""
     try:
         return math.fsum(xs)
     except OverflowError:
         exact = sum([_Fraction(x) for x in xs], _Fraction(0))
         try:
-            return exact.numerator / exact.denominator   # int / int: correctly rounded
+            return float(exact)   # correctly rounded (a division of two ints)
         except OverflowError:
             return math.inf if exact > 0 else -math.inf
 

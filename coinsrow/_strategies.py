@@ -30,7 +30,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ._dispatch import EXACT_DECIMAL, Coins, Number, round_float
+from ._dispatch import EXACT_DECIMAL, Coins, Number
 from ._engine import Engine
 from ._game import Game, Move, legal, where
 from ._moves import End, MoveError, move_at
@@ -426,13 +426,14 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     return Playout(moves, *_totals(start.coins, moves))
 
 
-def _float_total(coins: list[Any]) -> float:
+def _float_total(coins: Coins, taken: list[Any]) -> Number:
     """Float coins summed exactly and rounded once: math.fsum, or where one of its partial
-    sums leaves the float range (it raises there), the exact sum rounded (+-inf beyond)."""
+    sums leaves the float range (it raises there), the exact sum rounded by the game's
+    ``Coins.number`` (+-inf beyond the range)."""
     try:
-        return math.fsum(coins)
+        return math.fsum(taken)
     except OverflowError:
-        return round_float(sum(map(Fraction, coins), Fraction(0)))
+        return coins.number(sum(map(Fraction, taken), Fraction(0)))
 
 
 def _totals(coins: Coins, moves: list[Move]) -> tuple[Number, Number]:
@@ -440,7 +441,7 @@ def _totals(coins: Coins, moves: list[Move]) -> tuple[Number, Number]:
     and rounded once (``math.fsum``), as ``profits()`` states them."""
     taken = ([move.coin for move in moves[0::2]], [move.coin for move in moves[1::2]])
     if coins.exact_type is float:
-        return _float_total(taken[0]), _float_total(taken[1])
+        return _float_total(coins, taken[0]), _float_total(coins, taken[1])
     with decimal.localcontext(EXACT_DECIMAL):
         return (coins.number(sum(taken[0], coins.number(0))),
                 coins.number(sum(taken[1], coins.number(0))))
