@@ -1,4 +1,6 @@
-"""The README's Python examples are true."""
+"""The README's Python examples are true, read the way ``python -m doctest README.md`` reads
+them: the whole file as one doctest, so a closing fence right after an example's output would
+be taken for more expected output (each ```python block ends with a blank line)."""
 
 import doctest
 import re
@@ -12,10 +14,14 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 @pytest.mark.skipif(not README.is_file(),
                     reason="README.md is not next to the tests (installed run)")
 def test_readme_examples():
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
     assert blocks, "the README has no Python examples"
-    parser = doctest.DocTestParser()
-    test = parser.get_doctest("\n".join(blocks), {}, "README.md", str(README), 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test)
-    assert runner.failures == 0 and runner.tries > 10
+    # No flags: exactly what `python -m doctest README.md` checks.
+    failures, tries = doctest.testfile(str(README), module_relative=False, globs={},
+                                       optionflags=0, report=False)
+    prompts = sum(line.startswith(">>> ") for block in blocks for line in block.splitlines())
+    assert failures == 0
+    assert tries == prompts > 10, "every >>> line of the ```python blocks, and only those"
+    assert all(block.endswith("\n\n") for block in blocks), \
+        "a ```python block without a blank line before its closing fence"

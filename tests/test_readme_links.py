@@ -1,6 +1,7 @@
 """The README and the docs point only at files of the repository, and work on PyPI.
 
-Every relative link or image of README.md, CHANGELOG.md, CONTRIBUTING.md and docs/*.md names
+Every relative link or image of README.md, CHANGELOG.md, CONTRIBUTING.md, docs/*.md and the
+guides (docs/guide/*.md) names
 a file tracked in the repository (and a heading that exists, for ``#fragment``s); every path
 of the repository quoted in their code (``coinsrow/_core.pyx``, ``python benchmarks/run.py``)
 exists; nothing points outside the repository. PyPI shows the README without the repository
@@ -24,7 +25,7 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", "docs/*.md"]
+DOCUMENTS = ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", "docs/*.md", "docs/guide/*.md"]
 
 # Fenced code blocks (group 1: their text) and code spans (group 2).
 CODE = re.compile(r"^ {0,3}(?:```|~~~)[^\n]*\n(.*?)^ {0,3}(?:```|~~~)[ \t]*$"
@@ -48,7 +49,8 @@ def _tracked() -> set[str]:
 
 def _documents(tracked: set[str]) -> list[str]:
     names = sorted({name for pattern in DOCUMENTS for name in tracked
-                    if Path(name).match(pattern) and "/" not in name.removeprefix("docs/")})
+                    if Path(name).match(pattern)
+                    and name.count("/") == pattern.count("/")})
     assert "README.md" in names
     return names
 

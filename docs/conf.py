@@ -1,0 +1,97 @@
+"""Sphinx configuration of the coinsrow documentation.
+
+Built with ``python -m sphinx -W --keep-going -b html docs OUT`` (and ``-b doctest``) from a
+source tree where the compiled core is built in place (``python setup.py build_ext --inplace``)
+or from an environment where coinsrow is installed. No network: no intersphinx inventory is
+fetched and the theme ships its own assets.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The source tree first, so that its in-place build (not another installed coinsrow) is read.
+sys.path.insert(0, str(ROOT))
+
+from docutils import nodes  # noqa: E402
+from sphinx import addnodes  # noqa: E402
+from sphinx.application import Sphinx  # noqa: E402
+
+import coinsrow  # noqa: E402
+
+project = "coinsrow"
+author = "coinsrow developers"
+copyright = "coinsrow developers"
+release = coinsrow.__version__
+version = release
+
+extensions = [
+    "myst_parser",
+    "numpydoc",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.doctest",
+    "sphinx.ext.mathjax",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "**/.ipynb_checkpoints"]
+
+# Markdown: heading anchors so that the notes' ``page.md#heading`` links resolve; ``$...$``
+# maths as in the notes.
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_heading_anchors = 3
+
+# The API reference: numpydoc sections; members in source order.
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": True, "undoc-members": False}
+autodoc_typehints = "none"  # the signatures and the Parameters sections say the types
+autosummary_generate = False
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+# Every public docstring keeps these numpydoc rules (tests/test_docs.py checks them too):
+# parameters documented, a Returns section.
+numpydoc_validation_checks = {"PR01", "PR02", "RT01"}
+
+# The examples of the guides and of the docstrings run under ``-b doctest``; a docstring's
+# examples use the names of its own module (as tests/test_doctests.py runs them).
+doctest_global_setup = """
+import coinsrow
+from coinsrow import *
+from coinsrow.silver_dollar import winner, winning_move
+"""
+
+# No intersphinx: the build needs no network.
+html_theme = "furo"
+html_title = f"coinsrow {release}"
+html_static_path: list[str] = []
+html_show_sourcelink = False
+html_copy_source = False
+html_theme_options = {
+    "navigation_with_keys": True,
+}
+
+
+def _repository_file_links_as_text(app: object, doctree: nodes.document) -> None:
+    """A Markdown link to a file of the repository outside docs/ (the README's link to
+    ``benchmarks/results/results.md``, shown on the performance page) becomes the file's
+    name as code, as on PyPI without a source URL: the site holds only docs/. Only links
+    naming a file that exists are changed; any other broken link still fails the build."""
+    source = Path(doctree["source"]).parent
+    for node in list(doctree.findall(addnodes.pending_xref)):
+        if node.get("reftype") != "myst" or node.get("refdomain") == "doc":
+            continue
+        path = str(node["reftarget"]).split("#", 1)[0]
+        candidates = [(ROOT / path).resolve(), (source / path).resolve()]
+        if path and any(c.is_file() and c.is_relative_to(ROOT)
+                        and not c.is_relative_to(ROOT / "docs") for c in candidates):
+            text = nodes.literal(path, path)
+            node.replace_self([text, nodes.Text(" (in the source repository)")])
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("doctree-read", _repository_file_links_as_text)
