@@ -87,9 +87,32 @@ def values_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -
     O(total coins + games) time; extra memory: the results, the packed coins when the input
     is not already an int64/float64 buffer, and a small scratch buffer per thread.
 
-    Errors name the game and the coin's index in it: ``ValueError`` for NaN/inf,
-    ``TypeError`` for non-numbers, ``ValueError`` for bad offsets.
+    Parameters
+    ----------
+    rows : sequence of rows, flat buffer, pyarrow list array or 2-D NumPy array
+        The games, as listed above.
+    offsets : sequence or 1-D buffer of int, optional
+        With a flat buffer of coins: where each game starts and stops (Arrow's layout).
+    threads : int or None, default None
+        The threads the kernels run on: ``None``, the cores this process may use; ``1``,
+        the calling thread only.
 
+    Returns
+    -------
+    list
+        One value a game, each of its coins' type.
+
+    Raises
+    ------
+    TypeError
+        If a coin is not a real number, or ``rows`` is not one of the batches above (a flat
+        buffer without ``offsets``); the message names the game and the coin's index.
+    ValueError
+        If a coin is NaN or infinite, or the offsets are not non-decreasing within the
+        buffer; ``threads`` not a positive int or ``None`` (``TypeError`` for its type).
+
+    Examples
+    --------
     >>> values_many([[3, 2, 2, 3, 1, 2], [], [1, 2, 1000, 3, 4, 900], [2.5]])
     [3, 0, 1892, 2.5]
     >>> values_many([3, 2, 2, 3, 1, 2, 7], offsets=[0, 6, 6, 7])
@@ -106,6 +129,28 @@ def profits_many(rows: Any, offsets: Any = None, *, threads: int | None = None) 
     ``Profits(first, second)``, entry i equal to ``profits`` of game i, of the same types.
     O(total coins + games) time on ``threads`` threads.
 
+    Parameters
+    ----------
+    rows : sequence of rows, flat buffer, pyarrow list array or 2-D NumPy array
+        The games, as for ``values_many``.
+    offsets : sequence or 1-D buffer of int, optional
+        With a flat buffer of coins: where each game starts and stops (Arrow's layout).
+    threads : int or None, default None
+        The threads the kernels run on: ``None``, the cores this process may use; ``1``,
+        the calling thread only.
+
+    Returns
+    -------
+    list of Profits
+        One ``Profits(first, second)`` a game.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As ``values_many``: naming the game and the coin, or the bad offset.
+
+    Examples
+    --------
     >>> profits_many([[3, 2, 2, 3, 1, 2], [], [-7]])
     [Profits(first=8, second=5), Profits(first=0, second=0), Profits(first=-7, second=0)]
     """

@@ -22,6 +22,26 @@ def cooperative_max(row: Any) -> Number:
     The loop runs without the GIL and stops on Ctrl-C (``KeyboardInterrupt``); a row of
     10^4 machine numbers takes a small fraction of a second.
 
+    Parameters
+    ----------
+    row : iterable of real numbers or 1-D numeric buffer
+        The coins, anything ``value`` accepts. Never modified.
+
+    Returns
+    -------
+    number
+        The first player's largest total, of the coins' type; ``0`` for an empty row.
+
+    Raises
+    ------
+    TypeError
+        If the row is not a sequence of numbers or a numeric buffer, or a coin is not a real
+        number (naming its index).
+    ValueError
+        If a coin is NaN or infinite (naming its index).
+
+    Examples
+    --------
     >>> cooperative_max([3, 2, 2, 3, 1, 2])
     8
     >>> cooperative_max([1, 2, 1000, 3, 4, 900])   # 900, 1000 and 4: the helper opens the way

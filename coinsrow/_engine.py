@@ -74,6 +74,21 @@ class Engine:
     constant factor slower); so do floats whose magnitudes sum past 1e300, as Fractions,
     the answers rounded once.
 
+    Parameters
+    ----------
+    game : Game, or a row
+        The starting position: a ``Game`` (rows, stacks, a forest) or one row, anything
+        ``value`` accepts. It is not modified.
+
+    Raises
+    ------
+    TypeError
+        If ``game`` is neither a ``Game`` nor a row, or a coin is not a real number.
+    ValueError
+        If a coin is NaN or infinite.
+
+    Examples
+    --------
     >>> e = Engine([1, 2, 1000, 3, 4, 900])
     >>> e.value(), e.best_move().end
     (1892, 'right')
@@ -172,6 +187,14 @@ class Engine:
 
         O(1) (read at the root of the block tree).
 
+        Returns
+        -------
+        number
+            ``int``, ``float``, ``Fraction`` or ``Decimal`` as the coins are; ``0`` when no
+            coin is left.
+
+        Examples
+        --------
         >>> Engine([3, 2, 2, 3, 1, 2]).value()
         3
         """
@@ -180,8 +203,20 @@ class Engine:
     def best_move(self) -> Move:
         """An optimal move, by the one tie rule (the move ``Game.best_move()`` makes here).
 
-        O(1) for one row, O(log n) otherwise. ``ValueError`` when no coin is left.
+        O(1) for one row, O(log n) otherwise.
 
+        Returns
+        -------
+        Move
+            The move, as ``take`` accepts it.
+
+        Raises
+        ------
+        ValueError
+            If no coin is left.
+
+        Examples
+        --------
         >>> Engine([1, 2, 1000, 3, 4, 900]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
         """
@@ -199,16 +234,43 @@ class Engine:
 
     def moves(self) -> list[Move]:
         """The legal moves: both ends of every non-empty row, the top of every stack, every
-        root of the forest (O(n) with a forest)."""
+        root of the forest.
+
+        O(k) for k rows and stacks (O(n) with a forest).
+
+        Returns
+        -------
+        list of Move
+            Rows first (a row's left end before its right), then stacks, then the roots;
+            empty when the game is over.
+        """
         return moves(self._where())
 
     def take(self, move: Move | str | Sequence[Any]) -> Move:
         """Play ``move`` (any legal move, by either side) and return it as a ``Move``.
 
-        ``move`` is a ``Move`` or ``"left"`` / ``"right"`` (one-row games). ``ValueError`` if it
-        is not legal here; the position is then unchanged. O(log n) amortised (a forest's
-        node: O((1 + b) log n), see the class).
+        O(log n) amortised (a forest's node: O((1 + b) log n), see the class).
 
+        Parameters
+        ----------
+        move : Move, or "left" / "right"
+            Any legal move of the position, by either player: a ``Move`` (as ``moves()``,
+            ``best_move()`` or ``game.moves()`` give it), or ``"left"``/``"right"`` in a
+            game of one row.
+
+        Returns
+        -------
+        Move
+            The move played, with its coin.
+
+        Raises
+        ------
+        ValueError
+            If the move is not legal here (the message says why); the position is then
+            unchanged.
+
+        Examples
+        --------
         >>> e = Engine([5, 1, 3])
         >>> e.take("right")
         Move(kind='row', index=0, end='right', position=2, coin=3)

@@ -54,10 +54,17 @@ _SVG_MAX_COINS = 5000
 
 NumberT = TypeVar("NumberT", bound=Number)
 
-_PROFITS_DOC = """What each player collects: ``first`` is the player to move.
+_PROFITS_DOC = """What each player collects when both play optimally (a named tuple).
 
     ``Profits[int]`` for a row of ints (``Profits[float]``, ``Profits[Fraction]``,
-    ``Profits[Decimal]`` likewise), so that ``p.first + p.second`` type-checks.
+    ``Profits[Decimal]`` likewise), so that ``p.first + p.second`` type-checks. Made in O(1).
+
+    Parameters
+    ----------
+    first : number
+        The total of the player to move (the first player of the game).
+    second : number
+        The total of the other player.
     """
 
 if TYPE_CHECKING or sys.version_info >= (3, 11):
@@ -337,6 +344,28 @@ class Game:
     O(log k) (the positions share the coins and all but O(log k) of the components' bounds),
     ``len()`` O(1), and a whole self-play through ``best_move()``/``take()`` O(n log k).
 
+    Parameters
+    ----------
+    rows : sequence of rows, or a pyarrow list array, default ()
+        The rows: each a list, tuple, NumPy array or numeric buffer of real numbers, left to
+        right; a coin is taken from either end.
+    stacks : sequence of stacks, or a pyarrow list array, default ()
+        The stacks, each written top first (``stack[0]`` is taken first).
+    forest : (values, parents) or None, default None
+        A forest of rooted trees: node i holds ``values[i]`` below node ``parents[i]``
+        (``-1`` for a root); a move takes a root, and its children become roots.
+
+    Raises
+    ------
+    TypeError
+        If ``rows`` or ``stacks`` is not a sequence of components, or a coin is not a real
+        number; the message names the row, stack or node and the coin's index.
+    ValueError
+        If a coin is NaN or infinite, or ``parents`` is not a forest (a parent out of range,
+        a cycle), naming where.
+
+    Examples
+    --------
     >>> g = Game(rows=[[3, 2, 2, 3, 1, 2]], stacks=[[1, 5]])
     >>> g.value(), g.profits(), len(g)
     (-1, Profits(first=9, second=10), 8)
@@ -395,7 +424,13 @@ class Game:
     # -- what is on the table -------------------------------------------------------------
 
     def __len__(self) -> int:
-        """The number of coins left. O(1)."""
+        """The number of coins left. O(1).
+
+        Returns
+        -------
+        int
+            The coins of the rows, stacks and forest not taken yet.
+        """
         forest = self._forest
         return self._left if forest is None else self._left + forest.left
 
@@ -406,12 +441,13 @@ class Game:
 
     @property
     def rows(self) -> tuple[tuple, ...]:
-        """The rows still on the table, as tuples of coins. O(n + k)."""
+        """The rows still on the table, as a tuple of tuples of coins (O(n + k))."""
         return self._components(0, self._coins.n_rows)
 
     @property
     def stacks(self) -> tuple[tuple, ...]:
-        """The stacks still on the table, top first, as tuples of coins. O(n + k)."""
+        """The stacks still on the table, top first, as a tuple of tuples of coins
+        (O(n + k))."""
         return self._components(self._coins.n_rows, len(self._bounds))
 
     @property
@@ -504,8 +540,16 @@ class Game:
     def value(self) -> Number:
         """Own total minus the opponent's, for the player to move, both playing optimally.
 
-        O(n log k); O(n) for one row. ``0`` for an empty game.
+        O(n log k); O(n) for one row; O(n log n) with a forest. Computed once: O(1) again.
 
+        Returns
+        -------
+        number
+            An ``int`` for int coins, a ``float`` if any coin is a float, else a
+            ``Fraction`` or ``Decimal`` (docs/architecture.md); ``0`` for an empty game.
+
+        Examples
+        --------
         >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).value()
         1892
         """
@@ -519,8 +563,15 @@ class Game:
 
         Exact numbers: ``first + second`` is the sum of the coins and ``first - second`` the
         value. Floats: each player's coins of the optimal play, summed exactly and rounded
-        once (``math.fsum`` of them).
+        once (``math.fsum`` of them). O(n log k), as ``value()``; O(1) again.
 
+        Returns
+        -------
+        Profits
+            ``first`` is the total of the player to move, ``second`` the other's.
+
+        Examples
+        --------
         >>> Game(rows=[[3, 2, 2, 3, 1, 2]]).profits()
         Profits(first=8, second=5)
         """
@@ -560,8 +611,19 @@ class Game:
         ``best_move`` gave, from a position that computed its line); otherwise the line is
         computed first, O(n log k) (O(n log n) with a forest), once for the positions along
         it.
-        ``ValueError`` for an empty game.
 
+        Returns
+        -------
+        Move
+            The move, as ``take`` accepts it.
+
+        Raises
+        ------
+        ValueError
+            If the game is over (no coin is left).
+
+        Examples
+        --------
         >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
         """
@@ -574,8 +636,15 @@ class Game:
     def play(self) -> list[Move]:
         """A whole optimal play from this position: every move optimal where it is made.
 
-        O(n log k) time and O(n) memory (O(n) for one row).
+        O(n log k) time and O(n) memory (O(n) for one row; O(n log n) with a forest).
 
+        Returns
+        -------
+        list of Move
+            One move a turn, the player to move first; empty for an empty game.
+
+        Examples
+        --------
         >>> [m.coin for m in Game(rows=[[3, 2, 2, 3, 1, 2]]).play()]
         [3, 2, 2, 2, 3, 1]
         """
@@ -588,7 +657,16 @@ class Game:
 
     def moves(self) -> list[Move]:
         """The legal moves: both ends of every non-empty row, the top of every stack, every
-        root of the forest (O(n) with a forest)."""
+        root of the forest.
+
+        O(k) for k rows and stacks (O(n) with a forest).
+
+        Returns
+        -------
+        list of Move
+            Rows first (a row's left end before its right), then stacks, then the roots;
+            empty when the game is over.
+        """
         return moves(self._where())
 
     def take(self, move: Move | Sequence[Any]) -> Game:
@@ -599,9 +677,26 @@ class Game:
         valid. Along the optimal line (the move ``best_move()`` gives) the next position
         keeps the line: a whole self-play through ``best_move()``/``take()`` costs
         O(n log k). A move off the line costs O(log k) too; the next ``best_move()`` there
-        computes a new line. A forest's move off the line costs O(n). ``ValueError`` if the
-        move is not legal here.
+        computes a new line. A forest's move off the line costs O(n).
 
+        Parameters
+        ----------
+        move : Move, or "left" / "right"
+            A legal move of this position: a ``Move`` (as ``moves()`` or ``best_move()``
+            give it), or ``"left"``/``"right"`` in a game of one row.
+
+        Returns
+        -------
+        Game
+            The position after the move; this one is unchanged.
+
+        Raises
+        ------
+        ValueError
+            If the move is not legal here (the message says why).
+
+        Examples
+        --------
         >>> g = Game(rows=[[1, 2, 3]])
         >>> g.take(g.best_move()).rows
         ((1, 2),)
@@ -651,6 +746,13 @@ class Game:
         the value and the first 20 moves of the optimal play, without the picture. O(n log k)
         (O(n log n) with a forest).
 
+        Returns
+        -------
+        str
+            The page, starting with ``<!DOCTYPE html>``.
+
+        Examples
+        --------
         >>> page = Game(rows=[[3, 2, 2, 3, 1, 2]]).to_html()
         >>> page.startswith("<!DOCTYPE html>"), "<script src" in page
         (True, False)
@@ -729,11 +831,37 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     memory per coin; a contiguous int64/float64 buffer (NumPy array, ``array.array``) is
     read without a copy.
 
-    ``threads``: a long row is cut into parts reduced at once on that many threads
-    (``None``: as many as pay off, one for a row of under a million coins or for a row
-    that a sample finds mostly sorted stretches; ``1``: one). The answer is the same, float
-    rounding included (docs/rows.md).
+    Parameters
+    ----------
+    row : iterable of real numbers or 1-D numeric buffer
+        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
+        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
+        int64 or float64 buffer is read without a copy). Never modified.
+    threads : int or None, default None
+        A long row is cut into parts reduced at once on that many threads. ``None``: as
+        many as pay off (one for a row of under a million coins, or for a row that a sample
+        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
+        whatever it is, float rounding included (docs/rows.md).
 
+    Returns
+    -------
+    number
+        Own total minus the opponent's for the player to move: ``int``, ``float``,
+        ``Fraction`` or ``Decimal`` as the coins are; ``0`` for an empty row.
+
+    Raises
+    ------
+    TypeError
+        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
+        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
+        message names the index of the coin.
+    ValueError
+        If a coin is NaN or infinite (naming its index).
+    TypeError, ValueError
+        If ``threads`` is not a positive int or ``None``.
+
+    Examples
+    --------
     >>> value([3, 2, 2, 3, 1, 2])
     3
     """
@@ -772,6 +900,36 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
     Floats: each player's coins of the optimal play, summed exactly and rounded once, so
     ``profits([0.1, 0.2]) == (0.2, 0.1)``.
 
+    Parameters
+    ----------
+    row : iterable of real numbers or 1-D numeric buffer
+        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
+        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
+        int64 or float64 buffer is read without a copy). Never modified.
+    threads : int or None, default None
+        A long row is cut into parts reduced at once on that many threads. ``None``: as
+        many as pay off (one for a row of under a million coins, or for a row that a sample
+        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
+        whatever it is, float rounding included (docs/rows.md).
+
+    Returns
+    -------
+    Profits
+        ``first``: the total of the player to move; ``second``: the other player's.
+
+    Raises
+    ------
+    TypeError
+        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
+        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
+        message names the index of the coin.
+    ValueError
+        If a coin is NaN or infinite (naming its index).
+    TypeError, ValueError
+        If ``threads`` is not a positive int or ``None``.
+
+    Examples
+    --------
     >>> profits([3, 2, 2, 3, 1, 2])
     Profits(first=8, second=5)
     """
@@ -784,8 +942,31 @@ def best_move(row: Any) -> Literal["left", "right"]:
     """``"left"`` or ``"right"``: an optimal first move on one row, by the library's one
     tie rule (the first move of ``play(row)``, which ``Game.best_move`` and
     ``Engine.best_move`` also make: the end whose end block of the reduced row is larger,
-    the left one on ties; docs/algorithm.md). O(n). ``ValueError`` for an empty row.
+    the left one on ties; docs/algorithm.md). O(n).
 
+    Parameters
+    ----------
+    row : iterable of real numbers or 1-D numeric buffer
+        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
+        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
+        int64 or float64 buffer is read without a copy). Never modified.
+
+    Returns
+    -------
+    {"left", "right"}
+        The end to take the coin from.
+
+    Raises
+    ------
+    TypeError
+        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
+        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
+        message names the index of the coin.
+    ValueError
+        If the row is empty, or a coin is NaN or infinite (naming its index).
+
+    Examples
+    --------
     >>> best_move([1, 2, 1000, 3, 4, 900])
     'right'
     """
@@ -814,6 +995,36 @@ def play(row: Any, *, threads: int | None = None) -> array:
     the greedy play of the reduced row, each fused run of coins taken whole from the end
     where it is exposed. ``threads`` as for ``value``: the same play whatever it is.
 
+    Parameters
+    ----------
+    row : iterable of real numbers or 1-D numeric buffer
+        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
+        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
+        int64 or float64 buffer is read without a copy). Never modified.
+    threads : int or None, default None
+        A long row is cut into parts reduced at once on that many threads. ``None``: as
+        many as pay off (one for a row of under a million coins, or for a row that a sample
+        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
+        whatever it is, float rounding included (docs/rows.md).
+
+    Returns
+    -------
+    array.array of int (typecode 'q')
+        The index in ``row`` of the coin taken at each turn; empty for an empty row.
+
+    Raises
+    ------
+    TypeError
+        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
+        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
+        message names the index of the coin.
+    ValueError
+        If a coin is NaN or infinite (naming its index).
+    TypeError, ValueError
+        If ``threads`` is not a positive int or ``None``.
+
+    Examples
+    --------
     >>> list(play([3, 2, 2, 3, 1, 2]))
     [0, 1, 5, 2, 3, 4]
     """

@@ -50,6 +50,21 @@ class Intervals:
     as Fractions, the answers rounded once. An int64 query whose partial sums overflow is
     redone on the exact twin (built on the first such query).
 
+    Parameters
+    ----------
+    row : iterable of real numbers or 1-D numeric buffer
+        The coins, anything ``value`` accepts; copied, so later changes to it do not matter.
+
+    Raises
+    ------
+    TypeError
+        If ``row`` is not a sequence of numbers or a numeric buffer, or a coin is not a real
+        number (naming its index).
+    ValueError
+        If a coin is NaN or infinite (naming its index).
+
+    Examples
+    --------
     >>> iv = Intervals([1, 2, 1000, 3, 4, 900])
     >>> iv.value(0, 6), iv.value(1, 4), iv.value(-2, None)
     (1892, -995, 896)
@@ -93,6 +108,26 @@ class Intervals:
     def value(self, start: int | None = None, stop: int | None = None) -> Number:
         """The value of ``row[start:stop]`` for the player to move (0 if it is empty).
 
+        O(sqrt(n) log n) in the worst case, O(log n) to O(log^2 n) typically (see the class).
+
+        Parameters
+        ----------
+        start, stop : int or None, default None
+            The sub-row, as Python's slice bounds: negative counts from the end, out of
+            range is clipped, ``None`` is the row's end.
+
+        Returns
+        -------
+        number
+            The value of that sub-row, of the coins' type (as ``value``).
+
+        Raises
+        ------
+        TypeError
+            If a bound is not an integer or ``None`` (a ``bool`` included).
+
+        Examples
+        --------
         >>> Intervals([3, 2, 2, 3, 1, 2]).value(1, 5)
         2
         """
@@ -115,10 +150,29 @@ class Intervals:
     def values(self, starts: Any, stops: Any) -> array | list:
         """The values of ``row[starts[q]:stops[q]]`` for every q.
 
-        ``starts`` and ``stops`` are integer sequences or buffers of one length. Returns an
-        ``array('q')`` for int rows (``array('d')`` for float rows) computed without the GIL,
-        or a list for exact numbers (Fraction, Decimal, and int results beyond int64).
+        O(m sqrt(n) log n) for m queries in the worst case, without the GIL for int64 and
+        float64 rows.
 
+        Parameters
+        ----------
+        starts, stops : sequence or 1-D buffer of int
+            The sub-rows, one pair of slice bounds each (as for ``value``), of one length.
+
+        Returns
+        -------
+        array.array or list
+            An ``array('q')`` for int rows (``array('d')`` for float rows), or a list for
+            exact numbers (Fraction, Decimal, and int results beyond int64).
+
+        Raises
+        ------
+        TypeError
+            If ``starts`` or ``stops`` is not a sequence or buffer of integers.
+        ValueError
+            If they have different lengths.
+
+        Examples
+        --------
         >>> list(Intervals([3, 2, 2, 3, 1, 2]).values([0, 1, 5], [6, 5, 5]))
         [3, 2, 0]
         """

@@ -29,13 +29,22 @@ EndName = Literal["left", "right", "top", "root"]
 
 
 class Move(NamedTuple):
-    """One move: which component, from which end, and the coin it takes.
+    """One move: which component, from which end, and the coin it takes (a named tuple,
+    made in O(1)).
 
-    ``kind`` is ``"row"``, ``"stack"`` or ``"tree"``; ``index`` the component's index among
-    the rows or the stacks (a tree move: the node's index in the original forest); ``end``
-    is ``"left"``/``"right"`` for rows, ``"top"`` for stacks and ``"root"`` for trees;
-    ``position`` the coin's index in the original row or stack (the node for a tree);
-    ``coin`` its value.
+    Parameters
+    ----------
+    kind : {"row", "stack", "tree"}
+        What the coin is taken from.
+    index : int
+        The component's index among the rows or the stacks (a tree move: the node's index
+        in the original forest).
+    end : {"left", "right", "top", "root"}
+        ``"left"``/``"right"`` for rows, ``"top"`` for stacks and ``"root"`` for trees.
+    position : int
+        The coin's index in the original row or stack (the node for a tree).
+    coin : number
+        Its value.
     """
 
     kind: str

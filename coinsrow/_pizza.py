@@ -18,9 +18,19 @@ __all__ = ["PizzaResult", "pizza"]
 
 
 class PizzaResult(NamedTuple):
-    """The pizza game: ``value`` = first player's total minus the second's, both optimal;
-    ``first_slice`` an optimal first slice (the smallest index on ties); ``first`` and
-    ``second`` the players' totals."""
+    """The answer of the pizza game (a named tuple, made in O(1)).
+
+    Parameters
+    ----------
+    value : number
+        The first player's total minus the second's, both playing optimally.
+    first_slice : int
+        An optimal first slice (the smallest index on ties).
+    first : number
+        The first player's total.
+    second : number
+        The second player's total.
+    """
 
     value: Number
     first_slice: int
@@ -38,9 +48,28 @@ def pizza(circle: Any) -> PizzaResult:
     player's slices summed exactly and rounded once). The first slice answers an open problem
     of Idziaszek's paper in O(n log n) time and O(n) memory: one window of the reduced form
     slides around the circle. Numbers as for ``value``: ints give ints (int64 overflow is
-    redone exactly), floats give floats, Fraction/Decimal their type. ``ValueError`` for an
-    empty circle.
+    redone exactly), floats give floats, Fraction/Decimal their type.
 
+    Parameters
+    ----------
+    circle : iterable of real numbers or 1-D numeric buffer
+        The slices, in order around the circle (anything ``value`` accepts as a row).
+
+    Returns
+    -------
+    PizzaResult
+        ``(value, first_slice, first, second)``.
+
+    Raises
+    ------
+    TypeError
+        If ``circle`` is not a sequence of numbers or a numeric buffer, or a slice is not a
+        real number (naming its index).
+    ValueError
+        If the circle is empty, or a slice is NaN or infinite.
+
+    Examples
+    --------
     >>> pizza([2, 7, 3])
     PizzaResult(value=6, first_slice=1, first=9, second=3)
     >>> pizza([3, 2, 2, 3, 1, 2]).first_slice

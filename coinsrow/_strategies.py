@@ -43,9 +43,17 @@ STRATEGY_NAMES = ("optimal", "greedy", "parity", "lookahead", "random")
 
 
 class Playout(NamedTuple):
-    """A whole game: the moves made, turn by turn, and what each player collected.
+    """A whole game: the moves made, turn by turn, and what each player collected (a named
+    tuple, made in O(1)).
 
-    ``first`` is the total of the player who moved first (moves 0, 2, 4, ...).
+    Parameters
+    ----------
+    moves : list of Move
+        The moves, turn by turn; the first player makes moves 0, 2, 4, ...
+    first : number
+        The total of the player who moved first.
+    second : number
+        The total of the other player.
     """
 
     moves: list[Move]
@@ -408,6 +416,32 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     each player's coins summed exactly and rounded once (``math.fsum``), as ``profits()``
     gives them.
 
+    Parameters
+    ----------
+    game : Game, or a row
+        The starting position: a ``Game`` or one row (anything ``value`` accepts).
+    first, second : str or callable, default "optimal"
+        The strategies of the player who moves first and of the other: a name above, or a
+        callable ``f(game) -> Move``.
+    seed : optional
+        The seed of ``random.Random`` for the "random" strategy: the same seed, the same
+        playout. ``None``: fresh randomness.
+
+    Returns
+    -------
+    Playout
+        ``(moves, first, second)``: the moves made and both totals.
+
+    Raises
+    ------
+    TypeError
+        If ``game`` is not a ``Game`` or a row, or a coin is not a real number.
+    ValueError
+        If a strategy is an unknown name, or a callable returns an illegal move (naming the
+        strategy and the turn); a coin is NaN or infinite.
+
+    Examples
+    --------
     >>> simulate([1, 2, 1000, 3, 4, 900], "greedy", "optimal").first
     905
     >>> simulate([1, 2, 1000, 3, 4, 900]).first

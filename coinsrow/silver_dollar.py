@@ -114,6 +114,26 @@ def winner(positions: Iterable[int]) -> Literal["first", "second"]:
 
     Complexity: O(n log n) for sorting the input, then O(n).
 
+    Parameters
+    ----------
+    positions : iterable of int
+        The cells holding coins (distinct, at least 1), in any order.
+
+    Returns
+    -------
+    {"first", "second"}
+        The player who wins with perfect play (``"second"`` when no coin can move).
+
+    Raises
+    ------
+    TypeError
+        If ``positions`` is not an iterable of integers (a ``str``, a ``bool`` entry, ...),
+        naming the index.
+    ValueError
+        If a position is below 1 or repeated, naming the index.
+
+    Examples
+    --------
     >>> winner([2, 3])
     'second'
     >>> winner([1, 3, 5])
@@ -147,6 +167,26 @@ def winning_move(positions: Iterable[int]) -> tuple[int, int] | None:
 
     Complexity: O(n log n) for sorting the input, then O(n).
 
+    Parameters
+    ----------
+    positions : iterable of int
+        The cells holding coins (distinct, at least 1), in any order.
+
+    Returns
+    -------
+    tuple of (int, int) or None
+        ``(from_cell, to_cell)``, or ``None`` when every move loses.
+
+    Raises
+    ------
+    TypeError
+        If ``positions`` is not an iterable of integers (a ``str``, a ``bool`` entry, ...),
+        naming the index.
+    ValueError
+        If a position is below 1 or repeated, naming the index.
+
+    Examples
+    --------
     >>> winning_move([2, 3]) is None
     True
     >>> winning_move([1, 3, 5])
