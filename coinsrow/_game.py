@@ -54,9 +54,9 @@ _SVG_MAX_COINS = 5000
 
 NumberT = TypeVar("NumberT", bound=Number)
 
-_PROFITS_DOC = """What each player collects when both play optimally (a named tuple).
+_PROFITS_DOC = """What each player collects when both play optimally.
 
-    ``Profits[int]`` for a row of ints (``Profits[float]``, ``Profits[Fraction]``,
+    A named tuple. ``Profits[int]`` for a row of ints (``Profits[float]``, ``Profits[Fraction]``,
     ``Profits[Decimal]`` likewise), so that ``p.first + p.second`` type-checks. Made in O(1).
 
     Parameters
@@ -894,7 +894,9 @@ def profits(row: Iterable[SupportsFloat], *,
 
 
 def profits(row: Any, *, threads: int | None = None) -> Profits:
-    """``Profits(first, second)`` on one row. O(n), on ``threads`` threads as ``value``.
+    """What each player collects on one row, both playing optimally: ``Profits(first, second)``.
+
+    O(n), on ``threads`` threads as ``value``.
 
     Exact numbers: ``first + second == sum(row)`` and ``first - second == value(row)``.
     Floats: each player's coins of the optimal play, summed exactly and rounded once, so
@@ -939,10 +941,11 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
 
 
 def best_move(row: Any) -> Literal["left", "right"]:
-    """``"left"`` or ``"right"``: an optimal first move on one row, by the library's one
-    tie rule (the first move of ``play(row)``, which ``Game.best_move`` and
-    ``Engine.best_move`` also make: the end whose end block of the reduced row is larger,
-    the left one on ties; docs/algorithm.md). O(n).
+    """An optimal first move on one row: ``"left"`` or ``"right"``.
+
+    The move of the library's one tie rule (the first move of ``play(row)``, which
+    ``Game.best_move`` and ``Engine.best_move`` also make: the end whose end block of the
+    reduced row is larger, the left one on ties; docs/algorithm.md). O(n).
 
     Parameters
     ----------

@@ -29,8 +29,9 @@ EndName = Literal["left", "right", "top", "root"]
 
 
 class Move(NamedTuple):
-    """One move: which component, from which end, and the coin it takes (a named tuple,
-    made in O(1)).
+    """One move: which component, from which end, and the coin it takes.
+
+    A named tuple, made in O(1).
 
     Parameters
     ----------

@@ -18,7 +18,9 @@ __all__ = ["PizzaResult", "pizza"]
 
 
 class PizzaResult(NamedTuple):
-    """The answer of the pizza game (a named tuple, made in O(1)).
+    """The answer of the pizza game: its value, an optimal first slice, both totals.
+
+    A named tuple, made in O(1).
 
     Parameters
     ----------

@@ -43,8 +43,9 @@ STRATEGY_NAMES = ("optimal", "greedy", "parity", "lookahead", "random")
 
 
 class Playout(NamedTuple):
-    """A whole game: the moves made, turn by turn, and what each player collected (a named
-    tuple, made in O(1)).
+    """A whole game: the moves made, turn by turn, and what each player collected.
+
+    A named tuple, made in O(1).
 
     Parameters
     ----------

@@ -8,10 +8,12 @@ fetched and the theme ships its own assets.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
 # The source tree first, so that its in-place build (not another installed coinsrow) is read.
 sys.path.insert(0, str(ROOT))
 
@@ -93,5 +95,19 @@ def _repository_file_links_as_text(app: object, doctree: nodes.document) -> None
             node.replace_self([text, nodes.Text(" (in the source repository)")])
 
 
+_NOTE = re.compile(r"(?<![\w/`])docs/([a-z-]+)\.md\b")
+
+
+def _notes_as_links(app: object, what: str, name: str, obj: object, options: object,
+                    lines: list[str]) -> None:
+    """The docstrings name the maintainers' notes by their path (``docs/rows.md``), which is
+    what ``help()`` can show; on the site the path links to the note's page."""
+    for i, line in enumerate(lines):
+        lines[i] = _NOTE.sub(
+            lambda m: f":doc:`docs/{m.group(1)}.md </{m.group(1)}>`"
+            if (DOCS / f"{m.group(1)}.md").is_file() else m.group(0), line)
+
+
 def setup(app: Sphinx) -> None:
     app.connect("doctree-read", _repository_file_links_as_text)
+    app.connect("autodoc-process-docstring", _notes_as_links)
