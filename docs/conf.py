@@ -35,16 +35,15 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.doctest",
-    "sphinx.ext.mathjax",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "**/.ipynb_checkpoints"]
 
-# Markdown: heading anchors so that the notes' ``page.md#heading`` links resolve; ``$...$``
-# maths as in the notes.
-myst_enable_extensions = ["colon_fence", "dollarmath"]
+# Markdown: heading anchors so that the notes' ``page.md#heading`` links resolve. No maths
+# extension: the notes write their formulas as text, and the pages load nothing from elsewhere.
+myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
 
 # The API reference: numpydoc sections; members in source order.
@@ -72,6 +71,7 @@ html_theme = "furo"
 html_title = f"coinsrow {release}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
+html_show_sphinx = False  # no footer credit linking out of the site
 html_copy_source = False
 html_theme_options = {
     "navigation_with_keys": True,
