@@ -120,7 +120,8 @@ def test_sdist_ships_the_sources_and_the_build_leaves_the_tree_alone(tmp_path: P
     with tarfile.open(archive) as tar:
         shipped = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     needed = {name for name in tracked if re.fullmatch(
-        r"coinsrow/[^/]+\.(py|pyi|pyx|pxd|pxi)|coinsrow/py\.typed|tests/[^/]+\.py|docs/[^/]+\.md"
+        r"coinsrow/[^/]+\.(py|pyi|pyx|pxd|pxi)|coinsrow/py\.typed|tests/[^/]+\.py"
+        r"|docs/([^/]+/)?[^/]+\.(md|rst|py|png)"
         r"|README\.md|CHANGELOG\.md|CONTRIBUTING\.md|LICENSE|pyproject\.toml|setup\.py"
         r"|MANIFEST\.in", name)}
     assert {"coinsrow/_core.pyx", "coinsrow/_core.pxd", "tests/conftest.py"} <= needed
