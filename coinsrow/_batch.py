@@ -131,13 +131,8 @@ def profits_many(rows: Any, offsets: Any = None, *, threads: int | None = None) 
 
     Parameters
     ----------
-    rows : sequence of rows, flat buffer, pyarrow list array or 2-D NumPy array
-        The games, as for ``values_many``.
-    offsets : sequence or 1-D buffer of int, optional
-        With a flat buffer of coins: where each game starts and stops (Arrow's layout).
-    threads : int or None, default None
-        The threads the kernels run on: ``None``, the cores this process may use; ``1``,
-        the calling thread only.
+    rows, offsets, threads
+        The games and the threads, as for ``values_many``.
 
     Returns
     -------

@@ -208,7 +208,7 @@ class Engine:
         Returns
         -------
         Move
-            The move, as ``take`` accepts it.
+            The move ``Game.best_move()`` gives in this position; ``take`` accepts it.
 
         Raises
         ------
@@ -233,16 +233,14 @@ class Engine:
         return _new_move(("tree", node, "root", node, self._data[flat]))
 
     def moves(self) -> list[Move]:
-        """The legal moves: both ends of every non-empty row, the top of every stack, every
-        root of the forest.
+        """The legal moves, as ``Game.moves()`` lists them for the same position.
 
         O(k) for k rows and stacks (O(n) with a forest).
 
         Returns
         -------
         list of Move
-            Rows first (a row's left end before its right), then stacks, then the roots;
-            empty when the game is over.
+            Empty when the game is over.
         """
         return moves(self._where())
 

@@ -904,15 +904,9 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
 
     Parameters
     ----------
-    row : iterable of real numbers or 1-D numeric buffer
-        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
-        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
-        int64 or float64 buffer is read without a copy). Never modified.
-    threads : int or None, default None
-        A long row is cut into parts reduced at once on that many threads. ``None``: as
-        many as pay off (one for a row of under a million coins, or for a row that a sample
-        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
-        whatever it is, float rounding included (docs/rows.md).
+    row, threads
+        As for ``value``: the coins (any iterable of real numbers or 1-D numeric buffer,
+        never modified) and the threads a long row is cut into (``None``: as many as pay off).
 
     Returns
     -------
@@ -921,14 +915,9 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
 
     Raises
     ------
-    TypeError
-        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
-        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
-        message names the index of the coin.
-    ValueError
-        If a coin is NaN or infinite (naming its index).
     TypeError, ValueError
-        If ``threads`` is not a positive int or ``None``.
+        As for ``value``: a row that is not numbers, a coin that is not a finite real number
+        (naming its index), ``threads`` not a positive int or ``None``.
 
     Examples
     --------
@@ -950,9 +939,7 @@ def best_move(row: Any) -> Literal["left", "right"]:
     Parameters
     ----------
     row : iterable of real numbers or 1-D numeric buffer
-        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
-        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
-        int64 or float64 buffer is read without a copy). Never modified.
+        The coins, as for ``value``; never modified.
 
     Returns
     -------
@@ -961,12 +948,11 @@ def best_move(row: Any) -> Literal["left", "right"]:
 
     Raises
     ------
-    TypeError
-        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
-        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
-        message names the index of the coin.
     ValueError
-        If the row is empty, or a coin is NaN or infinite (naming its index).
+        If the row is empty.
+    TypeError, ValueError
+        As for ``value``: a row that is not numbers, a coin that is not a finite real number
+        (naming its index).
 
     Examples
     --------
@@ -996,19 +982,14 @@ def play(row: Any, *, threads: int | None = None) -> array:
     Entry t is the index in ``row`` of the coin taken at turn t; the first player moves at
     even t. Every move is optimal at the position where it is made. O(n) time and memory:
     the greedy play of the reduced row, each fused run of coins taken whole from the end
-    where it is exposed. ``threads`` as for ``value``: the same play whatever it is.
+    where it is exposed.
 
     Parameters
     ----------
     row : iterable of real numbers or 1-D numeric buffer
-        The coins, left to right: a list or any iterable of ints, floats, ``Fraction`` or
-        ``Decimal``, or a NumPy array, ``array.array`` or ``memoryview`` (a contiguous
-        int64 or float64 buffer is read without a copy). Never modified.
+        The coins, as for ``value``; never modified.
     threads : int or None, default None
-        A long row is cut into parts reduced at once on that many threads. ``None``: as
-        many as pay off (one for a row of under a million coins, or for a row that a sample
-        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
-        whatever it is, float rounding included (docs/rows.md).
+        As for ``value``: the same play whatever it is.
 
     Returns
     -------
@@ -1017,14 +998,8 @@ def play(row: Any, *, threads: int | None = None) -> array:
 
     Raises
     ------
-    TypeError
-        If ``row`` is not a sequence of numbers or a numeric buffer (a ``str``, an int, ...)
-        or a coin is not a real number (``str``, ``None``, ``complex``, ``bool``, ...); the
-        message names the index of the coin.
-    ValueError
-        If a coin is NaN or infinite (naming its index).
     TypeError, ValueError
-        If ``threads`` is not a positive int or ``None``.
+        On a bad row, coin or ``threads``, as ``value`` does.
 
     Examples
     --------

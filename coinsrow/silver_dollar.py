@@ -170,7 +170,7 @@ def winning_move(positions: Iterable[int]) -> tuple[int, int] | None:
     Parameters
     ----------
     positions : iterable of int
-        The cells holding coins (distinct, at least 1), in any order.
+        The cells holding coins, as for ``winner``.
 
     Returns
     -------
@@ -179,11 +179,8 @@ def winning_move(positions: Iterable[int]) -> tuple[int, int] | None:
 
     Raises
     ------
-    TypeError
-        If ``positions`` is not an iterable of integers (a ``str``, a ``bool`` entry, ...),
-        naming the index.
-    ValueError
-        If a position is below 1 or repeated, naming the index.
+    TypeError, ValueError
+        On bad positions, as ``winner`` does.
 
     Examples
     --------
