@@ -1,4 +1,5 @@
-"""Heuristics against optimal play: the numbers of the README's strategy comparison.
+"""Heuristics against optimal play: the numbers of the strategy comparison of
+docs/guide/strategies.md.
 
     python benchmarks/strategies_compare.py [--rows 2000] [--length 20] [--seed 1]
 

@@ -242,9 +242,9 @@ def test_the_cap_is_stated_where_people_look():
         assert main(["--help"]) == 0
     text = " ".join(out.getvalue().split())
     assert f"more than {HTML_MAX_COINS} coins gets a summary page" in text
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    if readme.is_file():  # not next to the tests of an installed wheel
-        text = " ".join(readme.read_text(encoding="utf-8").split())
+    guide = Path(__file__).resolve().parent.parent / "docs" / "guide" / "pictures.md"
+    if guide.is_file():  # not next to the tests of an installed wheel
+        text = " ".join(guide.read_text(encoding="utf-8").split())
         assert f"more than {HTML_MAX_COINS} coins gets a summary page" in text
         assert f"the first {SUMMARY_MOVES} moves of the optimal play" in text
 

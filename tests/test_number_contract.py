@@ -1,4 +1,4 @@
-"""The number contract at every entry point (README, "Numbers and errors").
+"""The number contract at every entry point (docs/guide/numbers.md).
 
 - Exact numbers stay exact: ints (int64 overflow redone on Python ints), Fraction, Decimal.
 - Floats: an overflow to +-inf anywhere in a computation is redone exactly and rounded once;

@@ -585,14 +585,14 @@ def test_terminal_undo_hint_help_and_end_of_input():
                        "moves gave away 0")
 
 
-def test_transcript_of_the_readme():
-    """The README's transcript of a game is what the command prints."""
-    readme = ROOT / "README.md"
-    if not readme.is_file():
-        pytest.skip("README.md is not next to the tests (installed run)")
+def test_transcript_of_the_guide():
+    """The command-line guide's transcript of a game is what the command prints."""
+    guide = ROOT / "docs" / "guide" / "cli.md"
+    if not guide.is_file():
+        pytest.skip("docs/guide/cli.md is not next to the tests (installed run)")
     block = re.search(r"```console\n\$ printf '([^']*)' \| coinsrow play ([^\n]*)\n(.*?)```",
-                      readme.read_text(encoding="utf-8"), re.DOTALL)
-    assert block, "the README has no transcript of 'coinsrow play'"
+                      guide.read_text(encoding="utf-8"), re.DOTALL)
+    assert block, "the guide has no transcript of 'coinsrow play'"
     moves = block[1].encode().decode("unicode_escape")
     result = run_play(block[2].split(), moves)
     assert result.returncode == 0, result.stderr
