@@ -31,9 +31,11 @@ from . import silver_dollar
 from ._batch import profits_many, values_many
 from ._cooperative import cooperative_max
 from ._engine import Engine
-from ._game import Game, Move, Profits, best_move, play, profits, value
+from ._game import Game, best_move, play, profits, value
 from ._intervals import Intervals
-from ._pizza import PizzaResult, pizza
+from ._moves import Move
+from ._pizza import pizza
+from ._results import PizzaResult, Profits
 from ._strategies import Playout, simulate
 from ._version import __version__
 

@@ -33,9 +33,9 @@ from ._arrow import (
     list_chunks,
     values_view,
 )
-from ._coins import FLOAT64, INT64, OBJECTS, Column, column, split_format
-from ._dispatch import EXACT, Answer, Number, run, span, storage, twins
-from ._game import Profits
+from ._coins import FLOAT64, INT64, OBJECTS, Column, Number, column, split_format, storage
+from ._dispatch import EXACT, Answer, run, span, twins
+from ._results import Profits
 from ._threads import thread_count
 
 __all__ = ["profits_many", "values_many"]

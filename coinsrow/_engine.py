@@ -22,7 +22,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ._dispatch import Answer, Number, Structure, run
+from ._coins import Number
+from ._dispatch import Answer, Structure, run
 from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve

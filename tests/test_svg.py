@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsrow import Game, Profits
-from coinsrow._svg import COLOURS, format_number, game_svg
+from coinsrow._svg import COLOURS, game_svg
+from coinsrow._text import format_number
 
 SVG = "{http://www.w3.org/2000/svg}"
 
