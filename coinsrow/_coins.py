@@ -35,6 +35,8 @@ Number: TypeAlias = int | float | Fraction | Decimal
 INT64 = "int64"
 FLOAT64 = "float64"
 OBJECTS = "objects"
+#: The ``array`` type code of each machine kind.
+TYPECODES = {INT64: "q", FLOAT64: "d"}
 
 # The data of a column: a 1-D buffer of int64 ("q") or float64 ("d") for INT64 and FLOAT64, a
 # list of exact Python numbers for OBJECTS. Which one is told by ``kind``, which the type
@@ -535,7 +537,7 @@ def storage(columns: Sequence[Column], n_rows: int, names: Sequence[str],
         if len(parts) == 1 and not (copy and isinstance(parts[0], memoryview)):
             data = memoryview(parts[0])
         else:
-            flat: array[Any] = array("q" if kind == INT64 else "d")
+            flat: array[Any] = array(TYPECODES[kind])
             for part in parts:
                 flat.frombytes(memoryview(part).cast("B"))
             data = memoryview(flat)

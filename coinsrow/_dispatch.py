@@ -17,24 +17,28 @@ components in it. ``run`` solves a kernel over it, the same way for every entry 
    range, never NaN); Decimal profits are written at the finest exponent of the game's coins.
 
 Kernel structures that answer many queries (the window structure, sub-row values) are built
-the same way and wrapped in a ``Structure``, whose queries take the same path.
+the same way and wrapped in a ``Structure``, whose queries take the same path. A batch of
+one-row games takes it too, through ``run_games``: one kernel call per chunk of games, one
+status per game.
 docs/architecture.md describes the layout and the kernels' contract.
 """
 
 from __future__ import annotations
 
+import bisect
 import decimal
 import enum
 import os
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any, cast
 
 from . import _core
-from ._coins import OBJECTS, Coins, Number
+from ._coins import FLOAT64, OBJECTS, TYPECODES, Coins, Column, Number, storage
 
-__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Structure", "span", "run", "twins"]
+__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Structure", "span", "run", "run_game",
+           "run_games", "twins"]
 
 #: ``COINSROW_EXACT=1`` at import: every kernel runs as its exact twin (for tests and
 #: debugging; the answers are the same, a constant factor slower).
@@ -130,6 +134,85 @@ def run(coins: Coins, kernel: str, *args: Any, answer: Answer = Answer.NUMBER) -
     if answer is Answer.STRUCTURE:
         return Structure(coins, twin, args, payload)
     return payload
+
+
+# -- many one-row games ------------------------------------------------------------------------
+
+ChunkMap = Callable[[Callable[[tuple[int, int]], Any], Sequence[tuple[int, int]]], list]
+
+
+def run_games(kind: str, coins: Any, base: int, offsets: Any,
+              chunks: Sequence[tuple[int, int]], map_chunks: ChunkMap | None, answer: Answer,
+              name: Callable[[int], int]) -> tuple[list, list]:
+    """The one path for a batch of one-row games, as ``run`` is for one game.
+
+    The machine kernel ``batch_solve`` (its twin in the exact mode) solves every game of the
+    flat int64/float64 buffer ``coins`` of ``kind`` (game g is ``coins[offsets[g] - base:
+    offsets[g + 1] - base]``), one call per chunk ``(first game, stop)`` of ``chunks``;
+    ``map_chunks(solve_chunk, chunks)``, if given, makes the calls (on threads: the kernel
+    releases the GIL) and returns their reports in order. Then the statuses: NOT_FINITE is a
+    ``ValueError`` naming the game ("game ``name(g)``") and the first bad coin; a game
+    that overflowed is redone on its own by ``run_game``, exactly (and rounded once). Returns
+    the values (``Answer.NUMBER``) or the first players' profits (``Answer.PROFITS``), and
+    the second players' profits (empty for values), as lists in the games' number type.
+    O(total coins + games).
+    """
+    want_profits = answer is Answer.PROFITS
+    n_games = len(offsets) - 1
+    machine, twin = twins("batch_solve")
+    if EXACT:
+        kernel, numbers = twin, coins.tolist()
+        first: Any = [0] * n_games
+        second: Any = [0] * n_games if want_profits else []
+    else:
+        kernel, numbers = machine, coins
+        typecode = TYPECODES[kind]
+        first = array(typecode, bytes(8 * n_games))
+        second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
+    status = bytearray(n_games)
+
+    def solve_chunk(chunk: tuple[int, int]) -> tuple[int, int]:
+        return cast("tuple[int, int]", kernel(numbers, base, offsets, chunk[0], chunk[1],
+                                              first, second, status))
+
+    if map_chunks is None or EXACT or len(chunks) <= 1:  # the twin holds the GIL
+        reports = [solve_chunk(chunk) for chunk in chunks]
+    else:
+        reports = map_chunks(solve_chunk, chunks)
+    bad_coins = [payload for code, payload in reports if code == Status.NOT_FINITE]
+    if bad_coins:
+        flat_index = min(bad_coins)
+        game = bisect.bisect_right(offsets, flat_index + base) - 1
+        index = flat_index - (offsets[game] - base)
+        raise ValueError(f"game {name(game)}: coin at index {index} is {coins[flat_index]!r}; "
+                         "coins must be finite")
+    if EXACT:  # the twin's answers, in the games' number type (0 is 0.0 in a float game)
+        convert = float if kind == FLOAT64 else int
+        firsts: list[Any] = [convert(x) for x in first]
+        seconds: list[Any] = [convert(x) for x in second]
+    else:
+        firsts = first.tolist()
+        seconds = second.tolist()
+    if any(code == Status.OVERFLOW for code, _ in reports):
+        overflowed = bytes([Status.OVERFLOW])
+        g = status.find(overflowed)
+        while g >= 0:
+            start, stop = offsets[g] - base, offsets[g + 1] - base
+            exact = run_game(Column(kind, coins[start:stop]), answer, f"game {name(g)}")
+            if want_profits:
+                firsts[g], seconds[g] = exact
+            else:
+                firsts[g] = exact
+            g = status.find(overflowed, g + 1)
+    return firsts, seconds
+
+
+def run_game(col: Column, answer: Answer, name: str) -> Any:
+    """One one-row game on its own, through ``run`` (``game_value``, or ``game_profits`` for
+    ``Answer.PROFITS``): a game of a batch that is exact numbers, or that overflowed. O(n)."""
+    coins = storage([col], 1, [name], copy=False, where=name)
+    kernel = "game_profits" if answer is Answer.PROFITS else "game_value"
+    return run(coins, kernel, *span(0, len(col)), 1, answer=answer)
 
 
 class _ExactDecimalCalls:

@@ -18,6 +18,7 @@ from coinsrow import (
     Profits,
     _batch,
     _core,
+    _dispatch,
     _threads,
     profits,
     profits_many,
@@ -104,10 +105,10 @@ def test_int64_overflow_falls_back_per_game(games):
 @machine_only
 def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
     calls = []
-    exact = _batch._solve_exact
-    monkeypatch.setattr(_batch, "_solve_exact",
-                        lambda col, want, name="row": calls.append(list(col.data))
-                        or exact(col, want, name))
+    exact = _dispatch.run_game
+    monkeypatch.setattr(_dispatch, "run_game",
+                        lambda col, answer, name: calls.append(list(col.data))
+                        or exact(col, answer, name))
     rng = random.Random(5)
     games = random_games(rng, 200)
     overflowing = [[2**62 + 3, 2**62 + 2, 2**62 + 1, 2**62], [INT64_MIN, 5, -1],
