@@ -26,6 +26,7 @@ from coinsrow import (
     values_many,
 )
 
+from checks import same
 from modes import machine_only
 from oracles import dp_value
 
@@ -33,21 +34,11 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 
-def same(results, expected):
-    """Equal values of the same types, entry by entry."""
-    assert len(results) == len(expected)
-    for i, (got, want) in enumerate(zip(results, expected)):
-        assert got == want, (i, got, want)
-        assert type(got) is type(want), (i, got, want)
-        if isinstance(want, Profits):
-            assert [type(x) for x in got] == [type(x) for x in want], (i, got, want)
-
-
 def check(games, *args, threads=None, rows=None):
     """values_many and profits_many of the batch against value()/profits() of each game."""
     batch = rows if rows is not None else games
-    same(values_many(batch, *args, threads=threads), [value(g) for g in games])
-    same(profits_many(batch, *args, threads=threads), [profits(g) for g in games])
+    assert same(values_many(batch, *args, threads=threads), [value(g) for g in games])
+    assert same(profits_many(batch, *args, threads=threads), [profits(g) for g in games])
 
 
 def flat_of(games, dtype=np.int64):
@@ -75,8 +66,9 @@ def small_chunks(monkeypatch):
 
 def test_examples_and_empty():
     assert values_many([]) == [] and profits_many([]) == []
-    same(values_many([[3, 2, 2, 3, 1, 2], [], [1, 2, 1000, 3, 4, 900], [-7]]), [3, 0, 1892, -7])
-    same(profits_many([[], [5]]), [Profits(0, 0), Profits(5, 0)])
+    assert same(values_many([[3, 2, 2, 3, 1, 2], [], [1, 2, 1000, 3, 4, 900], [-7]]),
+                [3, 0, 1892, -7])
+    assert same(profits_many([[], [5]]), [Profits(0, 0), Profits(5, 0)])
     assert values_many(iter([[1, 2], (3,)])) == [1, 3]  # any iterable of any rows
     check([[], [], []])
 
@@ -120,13 +112,13 @@ def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
         games[i] = game
     for threads in (1, 2):
         calls.clear()
-        same(values_many(games, threads=threads), [value(g) for g in games])
+        assert same(values_many(games, threads=threads), [value(g) for g in games])
         assert sorted(calls) == sorted(overflowing)
     calls.clear()
     # [2**62, 2**62] has value 0 but its sum overflows: only the profits redo it.
-    same(values_many([[2**62, 2**62], [1]]), [0, 1])
+    assert same(values_many([[2**62, 2**62], [1]]), [0, 1])
     assert calls == []
-    same(profits_many([[2**62, 2**62], [1]]), [Profits(2**62, 2**62), Profits(1, 0)])
+    assert same(profits_many([[2**62, 2**62], [1]]), [Profits(2**62, 2**62), Profits(1, 0)])
     assert calls == [[2**62, 2**62]]
 
 
@@ -228,11 +220,11 @@ def test_big_profits_batches_leave_the_collector_as_they_found_it():
     games = [[i % 7, 3, -(i % 5)] for i in range(_batch._GC_PAUSE_GAMES + 5)]
     expected = [profits(g) for g in games]
     assert gc.isenabled()
-    same(profits_many(games), expected)
+    assert same(profits_many(games), expected)
     assert gc.isenabled()
     gc.disable()
     try:
-        same(profits_many(games, threads=2), expected)
+        assert same(profits_many(games, threads=2), expected)
         assert not gc.isenabled()
     finally:
         gc.enable()
@@ -297,8 +289,8 @@ def test_flat_types(flat_type):
     }
     # A list of numbers with offsets is cut into games solved as value() solves each one:
     # the int games stay int next to a float game.
-    same(values_many(flat[flat_type](), offsets), [value(g) for g in games])
-    same(profits_many(flat[flat_type](), offsets), [profits(g) for g in games])
+    assert same(values_many(flat[flat_type](), offsets), [value(g) for g in games])
+    assert same(profits_many(flat[flat_type](), offsets), [profits(g) for g in games])
 
 
 def test_sliced_offsets_arrow_semantics():
@@ -334,8 +326,8 @@ def test_two_dimensional_numpy_array():
     check(list(matrix.T), rows=matrix.T)  # not contiguous
     floats = matrix / 3
     check(list(floats), rows=floats)
-    same(values_many(np.zeros((4, 0), dtype=np.int64)), [0, 0, 0, 0])
-    same(values_many(np.zeros((0, 5))), [])
+    assert same(values_many(np.zeros((4, 0), dtype=np.int64)), [0, 0, 0, 0])
+    assert same(values_many(np.zeros((0, 5))), [])
 
 
 # -- chunks and threads -------------------------------------------------------------------------
@@ -350,9 +342,9 @@ def test_threads_give_identical_results(small_chunks):
     expected_values = [value(g) for g in games]
     expected_profits = [profits(g) for g in games]
     for threads in (1, 2, 3, 8):
-        same(values_many(flat, offsets, threads=threads), expected_values)
-        same(profits_many(flat, offsets, threads=threads), expected_profits)
-        same(values_many(games, threads=threads), expected_values)
+        assert same(values_many(flat, offsets, threads=threads), expected_values)
+        assert same(profits_many(flat, offsets, threads=threads), expected_profits)
+        assert same(values_many(games, threads=threads), expected_values)
     floats = flat.astype(np.float64) / 7
     assert values_many(floats, offsets, threads=1) == values_many(floats, offsets, threads=2)
     assert values_many(floats, offsets, threads=2) == [

@@ -11,7 +11,6 @@ import contextlib
 import decimal
 import io
 import json
-import math
 import os
 import random
 import subprocess
@@ -29,6 +28,8 @@ import coinsrow
 from coinsrow import silver_dollar
 from coinsrow.__main__ import main
 
+from checks import same_or_close
+from generators import random_forest
 from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,13 +71,6 @@ def read_number(x, number_type: str):
         return float(x)
     assert isinstance(x, str), x
     return Fraction(x) if number_type == "Fraction" else Decimal(x)
-
-
-def same(a, b) -> bool:
-    """Equal; for floats up to rounding (the CLI and the oracle add in different orders)."""
-    if isinstance(a, float) or isinstance(b, float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
-    return a == b
 
 
 def check_schema(doc: dict) -> None:
@@ -134,15 +128,15 @@ def check_optimal_play(doc: dict, rows: list, stacks: list = ()) -> None:
             tops[c] += 1
         after = (table[bounds[0][0]][bounds[0][1]] if single_row
                  else solve(tuple(map(tuple, bounds)), tuple(tops)))
-        assert same(coin - after, before), f"turn {t + 1} is not optimal"
+        assert same_or_close(coin - after, before), f"turn {t + 1} is not optimal"
         totals[t % 2] += coin
-        assert same(num(move["first_total"]), totals[0])
-        assert same(num(move["second_total"]), totals[1])
+        assert same_or_close(num(move["first_total"]), totals[0])
+        assert same_or_close(num(move["second_total"]), totals[1])
     value = dp_value(list(rows[0])) if single_row else solve(
         tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks))
     first, second = num(doc["profits"]["first"]), num(doc["profits"]["second"])
-    assert same(first - second, value) and same(num(doc["value"]), value)
-    assert same(first, totals[0]) and same(second, totals[1])
+    assert same_or_close(first - second, value) and same_or_close(num(doc["value"]), value)
+    assert same_or_close(first, totals[0]) and same_or_close(second, totals[1])
 
 
 def random_row(rng: random.Random, n: int, low: int = -5, high: int = 20) -> list[int]:
@@ -608,27 +602,6 @@ def test_main_random_decimal_rows_exact(row):
 
 
 # -- forests ----------------------------------------------------------------------------------
-
-
-def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9) -> tuple[list, list]:
-    """Values (ties, zeros, negatives) and parents: random trees, paths, stars, numbered at
-    random so that a parent may come after its child."""
-    values = [rng.randint(low, high) for _ in range(n)]
-    shape = rng.randrange(3)
-    if shape == 0:
-        parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]
-    elif shape == 1:
-        parents = [i - 1 if rng.random() < 0.8 else -1 for i in range(n)]  # paths
-    else:
-        parents = [0 if i else -1 for i in range(n)]  # a star
-    order = list(range(n))
-    rng.shuffle(order)
-    number = {old: new for new, old in enumerate(order)}
-    shuffled_values, shuffled_parents = [0] * n, [0] * n
-    for old in range(n):
-        shuffled_values[number[old]] = values[old]
-        shuffled_parents[number[old]] = -1 if parents[old] < 0 else number[parents[old]]
-    return shuffled_values, shuffled_parents
 
 
 def check_forest_play(doc: dict, rows: list, stacks: list, values: list, parents: list) -> None:

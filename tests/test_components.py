@@ -30,7 +30,7 @@ from coinsrow import Game, Move, simulate
 from coinsrow._bounds import Bounds, Starts, Stops
 from coinsrow._game import where
 
-from generators import random_game
+from generators import random_forest, random_game
 from modes import scaled
 from oracles import brute_solver, paper_value
 
@@ -349,8 +349,7 @@ def test_a_forest_goes_with_packed_components():
     rng = random.Random(1706)
     for _ in range(scaled(50)):
         rows, stacks = random_game(rng, 12)
-        values = [rng.randint(-5, 5) for _ in range(rng.randint(0, 6))]
-        parents = [rng.randint(-1, i - 1) for i in range(len(values))]
+        values, parents = random_forest(rng, rng.randint(0, 6), -5, 5)
         packed = Game(rows=[np.array(r, dtype=np.int32) for r in rows],
                       stacks=pa.array(stacks, type=pa.list_(pa.int64())),
                       forest=(np.array(values, dtype=np.int64), parents))

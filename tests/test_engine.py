@@ -20,7 +20,7 @@ from coinsrow import Engine, Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
-from generators import SMALL_STYLES, random_row
+from generators import SMALL_STYLES, random_parents, random_row
 from modes import MACHINE_WINDOWS, scaled
 from oracles import (
     after_move,
@@ -473,18 +473,11 @@ def _forest_position(rng: random.Random, max_nodes: int):
     zeros and negatives."""
     n = rng.randint(0, max_nodes)
     values = random_row(rng, n, SMALL_STYLES)
-    parents = []
-    for i in range(n):
-        parents.append(-1 if i == 0 or rng.random() < 0.15 else rng.randrange(i))
-    label = rng.sample(range(n), n)
-    shuffled_values, shuffled_parents = [0] * n, [0] * n
-    for i in range(n):
-        shuffled_values[label[i]] = values[i]
-        shuffled_parents[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
+    parents = random_parents(rng, n, roots=0.15)
     rows = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
     stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES)
               for _ in range(rng.randint(0, 2))]
-    return rows, stacks, shuffled_values, shuffled_parents
+    return rows, stacks, values, parents
 
 
 def _fresh_move(game: Game, move: Move) -> tuple:

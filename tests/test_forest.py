@@ -31,35 +31,11 @@ from coinsrow import Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
+from generators import random_parents
 from modes import scaled
 from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value
 
 # -- random positions ----------------------------------------------------------------------
-
-
-def _random_parents(rng: random.Random, n: int) -> list[int]:
-    """A random forest shape, relabelled at random (parents need not precede children)."""
-    shape = rng.randrange(5)
-    parents = []
-    for i in range(n):
-        if i == 0 or rng.random() < 0.12:
-            parents.append(-1)
-        elif shape == 0:  # random recursive tree
-            parents.append(rng.randrange(i))
-        elif shape == 1:  # paths
-            parents.append(i - 1)
-        elif shape == 2:  # stars
-            parents.append(0 if rng.random() < 0.7 else rng.randrange(i))
-        elif shape == 3:  # caterpillars
-            parents.append(max(0, i - rng.randint(1, 2)))
-        else:  # broad and shallow
-            parents.append(rng.randrange(max(1, i // 2)))
-    label = list(range(n))
-    rng.shuffle(label)
-    relabelled = [0] * n
-    for i in range(n):
-        relabelled[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
-    return relabelled
 
 
 def _random_values(rng: random.Random, n: int) -> list[int]:
@@ -76,7 +52,7 @@ def _random_values(rng: random.Random, n: int) -> list[int]:
 def _random_position(rng: random.Random, max_nodes: int, extras: bool = True):
     n = rng.randint(0, max_nodes)
     values = _random_values(rng, n)
-    parents = _random_parents(rng, n)
+    parents = random_parents(rng, n)
     rows, stacks = [], []
     if extras:  # a few coins: the minimax's states multiply
         rows = [_random_values(rng, rng.randint(0, size)) for size in rng.choice(
@@ -142,7 +118,7 @@ def test_value_and_play_against_minimax_on_forests_of_up_to_12_nodes():
     for _ in range(300):
         n = rng.randint(9, 12)
         values = _random_values(rng, n)
-        parents = _random_parents(rng, n)
+        parents = random_parents(rng, n)
         rows, stacks = [], []
         if rng.random() < 0.4:
             rows = [_random_values(rng, rng.randint(1, 3))]
@@ -328,7 +304,7 @@ def test_the_machine_and_the_exact_kernels_play_the_same_line():
 def test_numpy_and_buffers():
     rng = random.Random(14)
     values = _random_values(rng, 50)
-    parents = _random_parents(rng, 50)
+    parents = random_parents(rng, 50)
     expected = Game(forest=(values, parents)).value()
     for v, p in ((np.array(values), np.array(parents)),
                  (np.array(values, dtype=np.int32), np.array(parents, dtype=np.int16)),

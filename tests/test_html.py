@@ -35,7 +35,7 @@ from coinsrow.__main__ import main
 from coinsrow._html import HTML_MAX_COINS, SUMMARY_MOVES, game_html
 from coinsrow._svg import game_svg
 
-from generators import random_game
+from generators import random_forest, random_game
 from modes import scaled
 from oracles import brute_forest_value
 
@@ -76,9 +76,7 @@ def random_games(rng: random.Random, count: int):
         values: list = []
         parents: list[int] = []
         if k % 3 == 0:
-            size = rng.randint(1, 5)
-            values = [rng.randint(-4, 9) for _ in range(size)]
-            parents = [rng.randint(-1, i - 1) for i in range(size)]
+            values, parents = random_forest(rng, rng.randint(1, 5))
         convert = [lambda x: x, Fraction, lambda x: Decimal(x) / 4, float,
                    lambda x: x * 2**70][k % 5]
         rows = [[convert(c) for c in r] for r in rows]

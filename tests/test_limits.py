@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from coinsrow import Game, Profits, best_move, play, profits, value
 
+from checks import TINY, close, rounded
 from oracles import brute_value, dp_table, dp_value
 
 INT64_MAX = 2**63 - 1
@@ -34,23 +35,6 @@ INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uin
 ARRAY_INT_CODES = "bBhHiIlLqQ"
 # The tests parametrized over many dtypes run a fraction of the profile's examples each.
 PER_DTYPE = settings(max_examples=max(10, settings.default.max_examples // 8))
-
-
-def rounded(exact) -> float:
-    """The exact number rounded to the nearest float, +-inf beyond the range."""
-    try:
-        return float(exact)
-    except OverflowError:
-        return math.inf if exact > 0 else -math.inf
-
-
-def close(got: float, exact) -> bool:
-    """A float result against the exact one: equal after rounding, up to float arithmetic's
-    own rounding on the way (a few ulps), and exactly equal when the answer is +-inf."""
-    want = rounded(exact)
-    if math.isinf(want) or math.isinf(got):
-        return got == want
-    return math.isclose(got, want, rel_tol=1e-12, abs_tol=4 * TINY)
 
 
 def check_row(coins, exact_coins=None, *, kind=int):
@@ -199,7 +183,6 @@ def test_ints_of_thousands_of_digits():
 
 # -- floats: denormal, huge, overflowing ------------------------------------------------------
 
-TINY = 2.0**-1074  # the smallest denormal
 HUGE = 2.0**1020   # 16 of them overflow the float range
 
 

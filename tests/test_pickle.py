@@ -21,6 +21,7 @@ import pytest
 
 from coinsrow import Engine, Game, Intervals, Move, PizzaResult, Profits, pizza, profits, value
 
+from checks import same
 from oracles import dp_value
 
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
@@ -42,10 +43,6 @@ def roundtrip(obj, protocol=pickle.HIGHEST_PROTOCOL):
     return pickle.loads(pickle.dumps(obj, protocol=protocol))
 
 
-def same_numbers(a, b):
-    assert a == b and type(a) is type(b), (a, b)
-
-
 @pytest.mark.parametrize("kind", list(ROWS))
 def test_game_pickles_copies_and_deep_copies(kind):
     row = ROWS[kind]
@@ -55,7 +52,7 @@ def test_game_pickles_copies_and_deep_copies(kind):
         for protocol in PROTOCOLS:
             twin = roundtrip(game, protocol)
             assert twin == game and hash(twin) == hash(game)
-            same_numbers(twin.value(), game.value())
+            assert same(twin.value(), game.value())
             assert twin.profits() == game.profits()
             assert twin.play() == game.play()
             assert twin.rows == game.rows and twin.stacks == game.stacks
@@ -94,7 +91,7 @@ def test_games_go_through_a_process_pool():
     with ProcessPoolExecutor(max_workers=1) as pool:
         answers = list(pool.map(_value_in_another_process, games))
     for game, (game_value, best, pickled) in zip(games, answers):
-        same_numbers(game_value, game.value())
+        assert same(game_value, game.value())
         assert best == game.best_move()
         assert pickle.loads(pickled) == game
 
@@ -116,7 +113,7 @@ def test_engine_copies_are_independent(kind):
             assert (first.game, len(first), first.value()) == before
             assert len(second) == len(first) - 1
             assert second.game == first.game.take(first.best_move())
-            same_numbers(second.value(), Engine(second.game).value())
+            assert same(second.value(), Engine(second.game).value())
 
 
 def test_engine_pickle_keeps_the_move_numbers():
@@ -163,7 +160,7 @@ def test_intervals_pickle_and_copy(kind):
         twin = roundtrip(intervals, protocol)
         assert len(twin) == n
         for (a, b), want in zip(queries, expected):
-            same_numbers(twin.value(a, b), want)
+            assert same(twin.value(a, b), want)
         assert list(twin.values([a for a, _ in queries], [b for _, b in queries])) == expected
     assert copy.copy(intervals) is intervals and copy.deepcopy(intervals) is intervals
     assert repr(intervals) == f"<Intervals of a row of {n} coins>"

@@ -31,9 +31,10 @@ import coinsrow
 from coinsrow import _core, play, profits, value
 from coinsrow._threads import row_split
 
+from checks import check_play
 from generators import random_row
 from modes import machine_only, scaled
-from oracles import dp_table, dp_value
+from oracles import dp_value
 
 THREADS = (1, 2, 3, 7)
 
@@ -88,20 +89,6 @@ def small_row(rng: random.Random, n: int) -> list[int]:
     if rng.random() < 0.5:
         return family(rng.choice(FAMILIES), rng, n, high=rng.choice([5, 50, 10**9]))
     return random_row(rng, n)
-
-
-def check_play(row: list, moves) -> None:
-    """Each move takes an end coin and achieves the DP value of the position."""
-    d = dp_table(row)
-    i, j = 0, len(row)
-    for p in moves:
-        if p == i:
-            assert row[i] - d[i + 1][j] == d[i][j]
-            i += 1
-        else:
-            assert p == j - 1 and row[j - 1] - d[i][j - 1] == d[i][j]
-            j -= 1
-    assert i == j
 
 
 # -- every thread count against the DP ----------------------------------------------------------

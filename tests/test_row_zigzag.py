@@ -14,8 +14,9 @@ import numpy as np
 
 from coinsrow import _core, play, profits, value
 
+from checks import check_play
 from modes import machine_only, scaled
-from oracles import dp_table, dp_value
+from oracles import dp_value
 
 
 def zigzag(rng: random.Random, n: int, high: int) -> list[int]:
@@ -46,17 +47,6 @@ def mixed(rng: random.Random, n: int, high: int) -> list[int]:
         else:
             row += zigzag(rng, size, high)
     return row[:n]
-
-
-def check_play(row: list[int], moves: list[int]) -> None:
-    """Every move takes an end of what is left and is optimal there (the DP)."""
-    table = dp_table(row)  # table[i][j]: row[i:j] for the player to move
-    i, j = 0, len(row)
-    for p in moves:
-        assert p in (i, j - 1)
-        i, j = (i + 1, j) if p == i else (i, j - 1)
-        assert row[p] - table[i][j] == table[i - (p < i)][j + (p == j)]
-    assert i == j
 
 
 def test_small_zigzags_against_the_dp():

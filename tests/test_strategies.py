@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
 
-from generators import random_row
+from generators import random_parents, random_row
 from oracles import brute_forest_value, brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
@@ -407,16 +407,8 @@ def test_exported():
 
 
 def _random_forest(rng: random.Random, n: int) -> tuple[list, list]:
-    values = [rng.choice([rng.randint(-6, 6), 0, 3]) for _ in range(n)]
-    parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]  # parents before children
-    order = list(range(n))
-    rng.shuffle(order)  # and then numbered at random
-    where = {old: new for new, old in enumerate(order)}
-    new_values, new_parents = [0] * n, [0] * n
-    for old in range(n):
-        new_values[where[old]] = values[old]
-        new_parents[where[old]] = -1 if parents[old] < 0 else where[parents[old]]
-    return new_values, new_parents
+    """Values with many ties (0 and 3 often) on a random forest."""
+    return [rng.choice([rng.randint(-6, 6), 0, 3]) for _ in range(n)], random_parents(rng, n)
 
 
 def test_optimal_off_the_line_plays_the_engines_best_move():
