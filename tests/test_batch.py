@@ -73,6 +73,7 @@ def test_examples_and_empty():
     check([[], [], []])
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-20, 20), max_size=25), max_size=30))
 def test_int_rows_match_value_and_profits(games):
     check(games)
@@ -84,6 +85,7 @@ def test_big_ints_are_exact(games):
     check(games)
 
 
+@pytest.mark.slow
 @given(st.lists(
     st.lists(st.integers(2**62 - 50, 2**62) | st.integers(-(2**62), -(2**62) + 50)
              | st.integers(-3, 3), max_size=12),
@@ -172,6 +174,7 @@ def test_mixed_float_and_int_games():
     assert {type(v) for v in values} == {int, float}
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.floats(-1e6, 1e6, allow_nan=False), max_size=20), max_size=20))
 def test_float_games_are_bit_for_bit_those_of_value(games):
     check(games)
@@ -303,6 +306,7 @@ def test_sliced_offsets_arrow_semantics():
     assert values_many(ints, [20]) == [] and values_many(ints, [0]) == []
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-(2**40), 2**40), max_size=15), max_size=15),
        st.integers(0, 4), st.integers(0, 4), st.booleans())
 def test_flat_buffers_with_unused_coins_around_the_games(games, before, after, floats):

@@ -146,6 +146,7 @@ def random_row(rng: random.Random, n: int, low: int = -5, high: int = 20) -> lis
 # -- the command as a subprocess -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_random_rows_subprocess_every_move_optimal():
     rng = random.Random(20240607)
     for n in [1, 2, 3, 5, 6, 8] + [rng.randint(9, 40) for _ in range(4)]:
@@ -156,6 +157,7 @@ def test_random_rows_subprocess_every_move_optimal():
         check_optimal_play(json.loads(result.stdout), [row])
 
 
+@pytest.mark.slow
 def test_rows_and_stacks_subprocess_every_move_optimal():
     rng = random.Random(7)
     for _ in range(6):
@@ -197,6 +199,7 @@ def test_python_dash_m_and_table_output():
     assert f"best move: take {best.coin} from the {best.end} end of row 0" in lines
 
 
+@pytest.mark.slow
 def test_quiet_and_json_quiet():
     row = [1, 2, 1000, 3, 4, 900]
     first, second = coinsrow.profits(row)
@@ -218,6 +221,7 @@ def test_stdin_whitespace_and_commas_over_lines():
     check_optimal_play(json.loads(result.stdout), [row])
 
 
+@pytest.mark.slow
 def test_file_and_json_document(tmp_path):
     rows = [[4, -1, 7], [2, 2]]
     stacks = [[5, 1, 9], [3]]
@@ -249,6 +253,7 @@ def unlimited_int_digits():
             sys.set_int_max_str_digits(limit)
 
 
+@pytest.mark.slow
 def test_big_ints_exact():
     rng = random.Random(11)
     with unlimited_int_digits():
@@ -362,6 +367,7 @@ def test_bad_input_one_line_error_status_2(monkeypatch, args, stdin, named):
     check_one_line_error(*call_main(args), named)
 
 
+@pytest.mark.slow
 def test_bad_input_subprocess():
     """The same through the interpreter: nothing but the one line reaches stderr."""
     for args, stdin, named in BAD_INPUTS[::4]:
@@ -369,6 +375,7 @@ def test_bad_input_subprocess():
         check_one_line_error(result.returncode, result.stdout, result.stderr, named)
 
 
+@pytest.mark.slow
 def test_unreadable_files_status_2(tmp_path):
     missing = tmp_path / "missing.txt"
     binary = tmp_path / "binary.dat"
@@ -425,6 +432,7 @@ def pty_output(args: list[str]) -> str:
     return b"".join(chunks).decode().replace("\r\n", "\n")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_long_play_abbreviated_on_a_terminal_unless_all():
     row = tokens(random_row(random.Random(5), 80))
@@ -442,6 +450,7 @@ def test_long_play_abbreviated_on_a_terminal_unless_all():
     assert "more moves" not in piped
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows reports a closed pipe differently")
 def test_broken_pipe_is_quiet():
     proc = subprocess.Popen([sys.executable, "-m", "coinsrow", *map(str, range(30000))],
@@ -501,6 +510,7 @@ def test_demo_solves_and_explains_the_textbook_example():
     assert f"the optimum is {first2} to {sum(row2) - first2}" in out
 
 
+@pytest.mark.slow
 def test_silver_subcommand_matches_the_library():
     rng = random.Random(2)
     cases = [[1, 3, 5], [2, 3], [2, 4, 6, 9], [10 ** 20, 7]]
@@ -522,6 +532,7 @@ def test_silver_subcommand_matches_the_library():
 # -- strategies (coinsrow.simulate) ------------------------------------------
 
 
+@pytest.mark.slow
 def test_strategy_greedy_against_optimal():
     rng = random.Random(17)
     for _ in range(4):
@@ -647,6 +658,7 @@ def check_forest_play(doc: dict, rows: list, stacks: list, values: list, parents
     assert doc["value"] == value == totals[0] - totals[1]
 
 
+@pytest.mark.slow
 def test_forest_json_every_move_optimal_against_brute_force():
     rng = random.Random(1111)
     for _ in range(250):
@@ -665,6 +677,7 @@ def test_forest_json_every_move_optimal_against_brute_force():
         check_forest_play(json.loads(out), rows, stacks, values, parents)
 
 
+@pytest.mark.slow
 def test_forest_subprocess_file_table_and_svg(tmp_path):
     rng = random.Random(1112)
     values, parents = random_forest(rng, 8)

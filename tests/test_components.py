@@ -462,6 +462,7 @@ def _assert_same_position(game: Game, model: _Model) -> None:
 components = st.lists(st.integers(-6, 6), max_size=4)
 
 
+@pytest.mark.slow
 @given(st.lists(components, max_size=40), st.lists(components, max_size=40),
        st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6),
                           st.booleans()), max_size=60))
@@ -482,6 +483,7 @@ def test_any_sequence_of_moves_from_any_position_equals_the_rebuilt_game(rows, s
         _assert_same_position(game, model)
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2100), st.integers(0, 2**32))
 def test_persistent_bounds_agree_with_a_list_under_any_changes(k, seed):
     rng = random.Random(seed)
@@ -530,6 +532,7 @@ def _scanning_greedy(game: Game) -> Move:
     return best
 
 
+@pytest.mark.slow
 def test_greedy_plays_what_its_definition_plays():
     rng = random.Random(1901)
     for _ in range(scaled(200)):

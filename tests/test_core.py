@@ -105,6 +105,7 @@ def test_fusions_that_overflow_int64():
 # -- several rows and stacks against brute force ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_games_of_rows_and_stacks_match_brute_force():
     rng = random.Random(7)
     for trial in range(2500):
@@ -196,6 +197,7 @@ def test_floats_give_floats():
         assert p.first + p.second == pytest.approx(sum(row), abs=1e-9)
 
 
+@pytest.mark.slow
 @given(st.lists(st.fractions(max_denominator=12), min_size=1, max_size=16))
 def test_fractions_are_exact(row):
     v = value(row)

@@ -14,6 +14,7 @@ import struct
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from coinsrow import Game, _core, play, profits, simulate
 
@@ -75,6 +76,7 @@ def owner_fsums(row: list[float], moves) -> tuple[float, float]:
     return out[0], out[1]
 
 
+@pytest.mark.slow
 @machine_only
 def test_row_kernel_sums_are_fsum_on_doubles_of_every_kind():
     rng = random.Random(4101)

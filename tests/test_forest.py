@@ -100,6 +100,7 @@ def _check_play_optimal(rows, stacks, values, parents, moves):
     assert present == 0
 
 
+@pytest.mark.slow
 def test_value_and_play_against_minimax_on_many_small_mixed_positions():
     rng = random.Random(2024)
     for _ in range(2000):
@@ -113,6 +114,7 @@ def test_value_and_play_against_minimax_on_many_small_mixed_positions():
         _check_play_optimal(rows, stacks, values, parents, game.play())
 
 
+@pytest.mark.slow
 def test_value_and_play_against_minimax_on_forests_of_up_to_12_nodes():
     rng = random.Random(7)
     for _ in range(300):
@@ -161,6 +163,7 @@ def test_following_the_line_never_copies_the_forest():
         assert position.forest == ((), ())
 
 
+@pytest.mark.slow
 def test_best_move_is_optimal_after_leaving_the_line():
     """Random moves by either side, then an optimal move: optimal at every position."""
     rng = random.Random(12)
@@ -182,6 +185,7 @@ def test_best_move_is_optimal_after_leaving_the_line():
             assert position.value() == solve(*state)
 
 
+@pytest.mark.slow
 @given(
     st.lists(st.tuples(st.integers(-4, 4), st.integers(-1, 9)), max_size=10),
     st.lists(st.lists(st.integers(-4, 4), max_size=3), max_size=2),
@@ -254,6 +258,7 @@ def test_one_long_path_is_one_stack():
 # -- number types and exactness --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_exact_types_and_int64_overflow():
     rng = random.Random(9)
     for _ in range(300):
@@ -278,6 +283,7 @@ def test_exact_types_and_int64_overflow():
         assert floats == brute_forest_value(rows, [], [x / 4 for x in values], parents)
 
 
+@pytest.mark.slow
 def test_play_on_exact_and_overflowing_coins_is_optimal():
     rng = random.Random(10)
     for _ in range(150):
@@ -598,6 +604,7 @@ def _wide_values(rng: random.Random, n: int) -> list[int]:
     return [7] * n
 
 
+@pytest.mark.slow
 def test_large_forests_against_the_global_block_merging():
     rng = random.Random(32)
     for _ in range(scaled(160)):
@@ -689,6 +696,7 @@ def _rounded(exact: Fraction) -> float:
         return float("inf") if exact > 0 else float("-inf")
 
 
+@pytest.mark.slow
 def test_overflowing_floats_are_solved_exactly():
     """Coins near the top of the float range: a sum that overflows is redone exactly and
     rounded once (multiples of 2^1018: every sum that does not overflow is exact too)."""
@@ -837,6 +845,7 @@ def _check_value_kernels(values: list, parents: list, removed: array) -> tuple:
     return left_values, left_parents, expected
 
 
+@pytest.mark.slow
 def test_scattered_forests_renumbered_in_preorder_against_the_global_block_merging():
     """The value's preorder renumbering (parents scattered over the ids): random recursive
     trees, many trees, wide and deep ones, parents first and parents last, positions in play
@@ -940,6 +949,7 @@ def _machine_value(values: list[int], parents: list[int]) -> int:
     return value
 
 
+@pytest.mark.slow
 def test_kept_scratch_gives_the_values_of_fresh_scratch():
     """Forests of 5,000 to 40,000 nodes of every shape and numbering, one after the other (each
     call reuses the buffers the last one wrote), against the global block merging; the play
@@ -967,6 +977,7 @@ def test_kept_scratch_gives_the_values_of_fresh_scratch():
         assert sum(size for size, _ in _core.scratch_kept()) > 0
 
 
+@pytest.mark.slow
 def test_threads_computing_values_at_once_share_the_kept_scratch():
     """Threads solving forests at the same time (the kernels release the GIL): each call
     takes free slots or allocates its own, and every answer is the one of a lone call."""
@@ -993,6 +1004,7 @@ def test_threads_computing_values_at_once_share_the_kept_scratch():
     assert _kept_buffers_are_free()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
 def test_a_value_stopped_by_a_signal_gives_its_kept_scratch_back():
     """An exception raised by a signal handler inside the loop (as Ctrl-C does) leaves every
@@ -1050,6 +1062,7 @@ else:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or sys.platform == "win32",
                     reason="sends SIGINT to a child process (POSIX)")
 def test_ctrl_c_stops_the_value_of_a_big_forest():

@@ -380,6 +380,7 @@ BROWSER_GAMES = [
 ]
 
 
+@pytest.mark.slow
 @needs_browser
 @pytest.mark.parametrize("game", BROWSER_GAMES, ids=["row", "fractions", "decimals-forest",
                                                       "floats", "forest"])
@@ -393,6 +394,7 @@ def test_browser_at_the_end_the_totals_are_the_profits(tmp_path, game):
     check_step(text, game, len(game))
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_any_step_from_the_address(tmp_path):
     rng = random.Random(7)
@@ -404,6 +406,7 @@ def test_browser_any_step_from_the_address(tmp_path):
     assert shown(dom(tmp_path, page, f"#step={len(game) + 50}"), "step") == str(len(game))
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_play_all_plays_to_the_end(tmp_path):
     game = BROWSER_GAMES[1]
@@ -418,6 +421,7 @@ def test_browser_play_all_plays_to_the_end(tmp_path):
     assert shown(text, "play-all") == "Pause"
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_buttons_and_keys(tmp_path):
     game = BROWSER_GAMES[2]

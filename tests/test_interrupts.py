@@ -83,6 +83,7 @@ def check(report: dict, loop_file: str) -> None:
 NUMPY_ROW = "import numpy as np\nrow = np.random.default_rng(1).integers(-10**6, 10**6, {n})\n"
 
 
+@pytest.mark.slow
 def test_pizza_of_millions_of_slices():
     n = 2 * 10**5 if EXACT else 2 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import pizza\npizza(row[:50])",
@@ -90,6 +91,7 @@ def test_pizza_of_millions_of_slices():
     check(report, "_window.pxi")
 
 
+@pytest.mark.slow
 def test_pizza_of_floats():
     n = 2 * 10**5 if EXACT else 2 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "row = row / 7\nfrom coinsrow import pizza\n"
@@ -97,6 +99,7 @@ def test_pizza_of_floats():
     check(report, "_window.pxi")
 
 
+@pytest.mark.slow
 def test_building_an_engine_of_millions_of_coins():
     n = 10**6 if EXACT else 10**7
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Engine\nEngine(row[:50])",
@@ -104,6 +107,7 @@ def test_building_an_engine_of_millions_of_coins():
     check(report, "_window.pxi")
 
 
+@pytest.mark.slow
 def test_building_an_engine_of_many_rows_and_stacks():
     n = 10**6 if EXACT else 5 * 10**6
     setup = NUMPY_ROW.format(n=n) + textwrap.dedent("""
@@ -115,6 +119,7 @@ def test_building_an_engine_of_many_rows_and_stacks():
     check(interrupt(setup, "Engine(game)"), "_window.pxi")
 
 
+@pytest.mark.slow
 def test_exact_twins_on_big_ints():
     """Python ints beyond int64 run the exact twins of the window structure."""
     setup = textwrap.dedent("""
@@ -130,6 +135,7 @@ def test_exact_twins_on_big_ints():
     check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pxi")
 
 
+@pytest.mark.slow
 def test_batch_exact_games():
     """values_many of games beyond int64 on Python ints; in the exact mode every game."""
     setup = textwrap.dedent("""
@@ -143,6 +149,7 @@ def test_batch_exact_games():
     assert report["latency"] < 3.0
 
 
+@pytest.mark.slow
 def test_an_engine_interrupted_while_playing_stays_consistent():
     """Ctrl-C while an Engine plays move after move: the engine the child is left with is
     the position of the moves made (the structure and its bookkeeping agree), and plays on."""
@@ -217,6 +224,7 @@ def test_engine_bookkeeping_follows_the_structure_after_an_interrupt(pop_first):
             assert engine.value() == expected.value()
 
 
+@pytest.mark.slow
 def test_interrupts_at_random_moments_of_play_leave_engines_consistent():
     """Ctrl-C (``_thread.interrupt_main``, as the signal handler does) at random moments
     while an engine plays; after each, the engine is its own game, and plays on."""

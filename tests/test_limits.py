@@ -84,12 +84,14 @@ def check_optimal_play(exact, order, d=None):
 # -- int64 and uint64 extremes ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.lists(st.sampled_from(EXTREMES) | st.integers(-3, 3), max_size=12))
 def test_int64_extremes_in_lists(row):
     check_row(row)
     check_row(tuple(row))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", INT_DTYPES, ids=lambda d: np.dtype(d).name)
 @PER_DTYPE
 @given(data=st.data())
@@ -122,6 +124,7 @@ def test_the_extremes_of_each_dtype_one_by_one():
                     check_row(np.array(row, dtype=dtype), row)
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(2**63, 2**64 - 1) | st.integers(0, 5), max_size=10))
 def test_uint64_beyond_int64(row):
     check_row(np.array(row, dtype=np.uint64), row)
@@ -132,6 +135,7 @@ def test_uint64_beyond_int64(row):
 BIG = st.integers(2**61, 2**63 - 1)
 
 
+@pytest.mark.slow
 @given(st.lists(BIG | BIG.map(lambda x: -x) | st.integers(-2, 2), min_size=1, max_size=14))
 def test_fusions_and_sums_that_overflow_int64(row):
     """Coins near the int64 limits: fusion x - M + v and the sums overflow, silently never."""
@@ -150,6 +154,7 @@ def test_hand_made_overflows():
     assert value([INT64_MIN]) == INT64_MIN and type(value([INT64_MIN])) is int
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(BIG | BIG.map(lambda x: -x) | st.integers(-2, 2), max_size=3),
                 max_size=3),
        st.lists(st.lists(BIG | BIG.map(lambda x: -x) | st.integers(-2, 2), max_size=3),
@@ -168,6 +173,7 @@ def test_game_overflows_against_brute_force(rows, stacks):
         assert m.coin - g.value() == before
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-(10**250), 10**250) | st.integers(-3, 3), max_size=12))
 def test_ints_of_hundreds_of_digits(row):
     check_row(row)
@@ -186,6 +192,7 @@ def test_ints_of_thousands_of_digits():
 HUGE = 2.0**1020   # 16 of them overflow the float range
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-1000, 1000), max_size=14))
 def test_denormal_floats(ks):
     """Multiples of the smallest denormal: float arithmetic on them is exact."""
@@ -198,6 +205,7 @@ def test_denormal_floats(ks):
     assert value(coins) == dp_value(ks) * TINY
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-9, 9), max_size=12))
 def test_huge_floats_never_nan_and_exactly_rounded(ks):
     """Multiples of 2**1020: any intermediate may overflow; the answer is still exact.
@@ -232,6 +240,7 @@ def test_an_overflow_on_the_way_to_a_finite_answer():
     assert math.isinf(sum([8 * HUGE] * 2))
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-9, 9), max_size=4), max_size=2),
        st.lists(st.lists(st.integers(-9, 9), max_size=3), max_size=2))
 def test_huge_float_games_against_brute_force(rows, stacks):
@@ -326,6 +335,7 @@ def test_one_coin_arrays():
 
 # -- layouts: strided, read-only, array.array, memoryview, big-endian, object arrays -------
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-(2**40), 2**40), max_size=30), st.integers(1, 4),
        st.booleans())
 def test_strided_and_readonly_arrays(values, step, reverse):
@@ -349,6 +359,7 @@ def test_2d_column_slices_are_1d_strided_rows():
         assert value(g[:, 1]) == value(list(grid[:, 1].tolist()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ARRAY_INT_CODES + "fd")
 @PER_DTYPE
 @given(data=st.data())

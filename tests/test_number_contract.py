@@ -132,6 +132,7 @@ def test_exact_forests(kind):
         assert first - second == exact and first + second == sum(values) + sum(stacks[0])
 
 
+@pytest.mark.slow
 def test_random_huge_float_rows_at_every_entry_point():
     rng = random.Random(63)
     for _ in range(scaled(300)):

@@ -99,6 +99,7 @@ def _tree(root: Path) -> set[str]:
     return {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()}
 
 
+@pytest.mark.slow
 def test_sdist_ships_the_sources_and_the_build_leaves_the_tree_alone(tmp_path: Path) -> None:
     tracked = _tracked_files()
     checkout = tmp_path / "checkout"

@@ -407,6 +407,7 @@ def test_help_and_intro_name_the_forest(tmp_path):
     assert "'node N' for a root of the forest" in out and "refused" not in out
 
 
+@pytest.mark.slow
 def test_pipe_session_through_a_subprocess(tmp_path):
     rng = random.Random(404)
     for k in range(scaled(3, 2)):
@@ -430,6 +431,7 @@ def test_a_real_pipe_with_a_bad_node(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals on Windows")
 def test_terminal_bad_nodes_are_a_message_and_a_new_prompt(tmp_path):
     pytest.importorskip("pty", reason="Python's pty module is not available")

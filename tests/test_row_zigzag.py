@@ -11,6 +11,7 @@ import random
 from array import array
 
 import numpy as np
+import pytest
 
 from coinsrow import _core, play, profits, value
 
@@ -49,6 +50,7 @@ def mixed(rng: random.Random, n: int, high: int) -> list[int]:
     return row[:n]
 
 
+@pytest.mark.slow
 def test_small_zigzags_against_the_dp():
     rng = random.Random(9301)
     for trial in range(scaled(400, 4)):
@@ -68,6 +70,7 @@ def test_small_zigzags_against_the_dp():
         assert value(floats, threads=2) == want
 
 
+@pytest.mark.slow
 def test_long_zigzags_against_the_twin_and_the_whole_game():
     rng = random.Random(9302)
     for trial in range(scaled(24, 6)):
@@ -102,6 +105,7 @@ def test_float_zigzags_agree_with_the_twin_bit_for_bit():
         assert list(_core.row_play(arr, 1, 1)[1]) == list(_core.row_play_exact(row, 1, 1)[1])
 
 
+@pytest.mark.slow
 @machine_only
 def test_zigzags_near_the_int64_limits():
     """High coins near 2**62 and low ones near -2**62: a zigzag's top - a + b leaves int64

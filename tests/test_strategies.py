@@ -84,6 +84,7 @@ def test_optimal_against_optimal_on_fractions_decimals_floats():
 # -- optimal is never beaten; nobody beats optimal ------------------------------------------
 
 
+@pytest.mark.slow
 def test_optimal_first_never_ends_below_the_value_on_rows():
     rng = random.Random(4003)
     for _ in range(700):
@@ -95,6 +96,7 @@ def test_optimal_first_never_ends_below_the_value_on_rows():
                 row, second)
 
 
+@pytest.mark.slow
 def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
     rng = random.Random(4004)
     for _ in range(700):
@@ -106,6 +108,7 @@ def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
                 row, first)
 
 
+@pytest.mark.slow
 def test_optimal_against_strategies_on_rows_and_stacks():
     rng = random.Random(4005)
     for _ in range(400):
@@ -133,6 +136,7 @@ def test_optimal_bounds_hypothesis(row, other, seed):
 # -- the parity strategy ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_parity_never_loses_on_even_rows():
     rng = random.Random(4006)
     for _ in range(1500):

@@ -176,6 +176,7 @@ def test_game_kernels_call_by_call(seed, floats):
                             (_core.cooperative_max_exact, list(coins))), floats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed,floats", CASES)
 def test_row_kernels_call_by_call(seed, floats):
     """The one-row kernels, cut into parts on threads or not, against their twins."""

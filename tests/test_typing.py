@@ -54,6 +54,7 @@ def test_compiled_core_and_typing_files_ship_with_the_package() -> None:
     assert core_file.suffix in (".so", ".pyd"), f"_core is not compiled: {core_file}"
 
 
+@pytest.mark.slow
 def test_stub_matches_compiled_module(tmp_path: Path) -> None:
     pytest.importorskip(
         "mypy.stubtest",
@@ -95,6 +96,7 @@ def test_stub_matches_compiled_module(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_package_source_passes_mypy(tmp_path: Path) -> None:
     pytest.importorskip(
         "mypy", reason="mypy is not installed (in the 'test' group: pip install -e . --group test)"
@@ -249,6 +251,7 @@ def _run_script(tmp_path: Path, name: str) -> None:
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["user", "numpy"])
 def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
@@ -260,6 +263,7 @@ def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> N
     _run_script(tmp_path, f"{name}_script.py")  # the static types are the run-time ones
 
 
+@pytest.mark.slow
 def test_user_script_mistakes_are_caught_by_mypy(tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
     result = _mypy_user(tmp_path, "mistakes.py", MISTAKES_SCRIPT)
