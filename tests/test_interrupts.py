@@ -87,21 +87,21 @@ def test_pizza_of_millions_of_slices():
     n = 2 * 10**5 if EXACT else 2 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import pizza\npizza(row[:50])",
                        "pizza(row)")
-    check(report, "_window.pxi")
+    check(report, "_window.pyx")
 
 
 def test_pizza_of_floats():
     n = 2 * 10**5 if EXACT else 2 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "row = row / 7\nfrom coinsrow import pizza\n"
                        "pizza(row[:50])", "pizza(row)")
-    check(report, "_window.pxi")
+    check(report, "_window.pyx")
 
 
 def test_building_an_engine_of_millions_of_coins():
     n = 10**6 if EXACT else 10**7
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Engine\nEngine(row[:50])",
                        "Engine(row)")
-    check(report, "_window.pxi")
+    check(report, "_window.pyx")
 
 
 def test_building_an_engine_of_many_rows_and_stacks():
@@ -112,7 +112,7 @@ def test_building_an_engine_of_many_rows_and_stacks():
         game = Game(rows=parts[:500], stacks=parts[500:])
         Engine(Game(rows=[row[:9]], stacks=[row[9:20]]))
         """)
-    check(interrupt(setup, "Engine(game)"), "_window.pxi")
+    check(interrupt(setup, "Engine(game)"), "_window.pyx")
 
 
 def test_exact_twins_on_big_ints():
@@ -126,8 +126,8 @@ def test_exact_twins_on_big_ints():
         """)
     # Early: while the boundaries are sorted; later (most of a pizza's time): while the
     # window slides.
-    check(interrupt(setup, "Engine(row)"), "_window.pxi")
-    check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pxi")
+    check(interrupt(setup, "Engine(row)"), "_window.pyx")
+    check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pyx")
 
 
 def test_batch_exact_games():

@@ -1,4 +1,4 @@
-# Included by _core.pyx: values of sub-rows (docs/subrows.md), built on the static forests of
+# coinsrow._core._subrows: values of sub-rows (docs/subrows.md), built on the static forests of
 # the window structure (docs/window.md).
 #
 # The reduced form of the coins between boundaries L < R is the par1 path from L up to the
@@ -24,6 +24,24 @@
 # operations and performs them on Python numbers in the same order, so that floats agree bit
 # for bit. int64: the heights stay below 2^59 (WINDOW_INT64_LIMIT), so no block (2^60) or
 # alternating sum of sorted blocks (2^61) can overflow; the sums are checked all the same.
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport _first_not_finite, _zero_of
+from coinsrow._core._rows import check_finite_exact
+from coinsrow._core._window cimport _F_LIMIT, _w_forests, _w_heights, _window_forests_into
+from array import array as _window_array
 
 from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
 

@@ -1,4 +1,4 @@
-# Included by _core.pyx: many one-row games at once (values_many, profits_many).
+# coinsrow._core._batch: many one-row games at once (values_many, profits_many).
 #
 # Many independent one-row games in one call (values_many, profits_many). A batch is one flat
 # buffer of coins and Arrow-style list offsets: game g is
@@ -6,6 +6,23 @@
 # with the GIL released, so that a thread pool runs calls on several cores at once. Every game
 # gets its own status, so that only the games whose int64 arithmetic overflowed are redone
 # exactly on Python ints, and a NaN is reported with the game it is in.
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport (_first_not_finite, _is_finite, _one_row_float_profits,
+    _one_row_greedy, _reduce)
+from coinsrow._core._rows import game_profits_exact, game_value_exact
 
 from libc.stdint cimport int32_t
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -56,7 +73,7 @@ def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::
         if problem == 0 and widen:
             for i in range(n):
                 widened[i] = offsets[i]
-    return OffsetsProblem(problem), index
+    return _codes.OffsetsProblem(problem), index
 
 
 def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offsets,

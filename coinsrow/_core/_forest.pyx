@@ -1,4 +1,4 @@
-# Included by _core.pyx: the game on a forest of rooted trees, mixed with rows and stacks
+# coinsrow._core._forest: the game on a forest of rooted trees, mixed with rows and stacks
 # (docs/forests.md). A move takes a root; its children become roots. A stack is a path.
 #
 # Block merging, bottom-up. Once the children of a vertex u are done, u owns H(u): the blocks
@@ -29,6 +29,31 @@
 #   the rule's move in the position it is made in.
 # - ForestWindows (the Engine): the same blocks, the released ones in the treap of the rows'
 #   window structure (docs/window.md); taking a root puts the blocks it had absorbed back.
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._scratch cimport _scratch, _scratch_free
+from coinsrow._core._rows cimport (Component, _first_coin, _first_not_finite, _head,
+    _head_exact, _is_finite, _key, _overflowed, _owner_fsum, _padded, _play_float_profits,
+    _reduce_all_exact, _reduce_all_into, _reduce_into, _unkey, _zero_of)
+from coinsrow._core._window cimport (RowWindows, _F_LIMIT, _H_LIMIT, _Win, _w_drop_block,
+    _w_first_node, _w_pop_left_any, _w_pop_right_any, _w_priority, _w_priority_of, _w_pull,
+    _w_split, _w_tree_add)
+from coinsrow._core._window cimport RowWindowsExact
+import heapq
+import math
+from array import array as _window_array
 
 from libc.math cimport isfinite
 from libc.stdint cimport int32_t, uint32_t
@@ -1841,7 +1866,7 @@ def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), total
+    return _codes.Status(status), total
 
 
 def forest_play(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
@@ -1873,7 +1898,7 @@ def forest_play(const coin_t[::1] coins, const int64_t[::1] starts, const int64_
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), total
+    return _codes.Status(status), total
 
 
 def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -1924,7 +1949,7 @@ def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), (first, second)
+    return _codes.Status(status), (first, second)
 
 
 def forest_check(const int64_t[::1] parents):
@@ -1961,7 +1986,7 @@ def forest_check(const int64_t[::1] parents):
                 state[x] = 2
                 x = parents[x]
     free(state)
-    return ForestProblem(code), bad
+    return _codes.ForestProblem(code), bad
 
 
 # -- the engine's structure --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-# Included by _core.pyx: the cooperative maximum (docs/algorithm.md).
+# coinsrow._core._cooperative: the cooperative maximum (docs/algorithm.md).
 #
 # The cooperative maximum of a row: the largest total the first player can collect when the
 # second player helps her, i.e. the maximum over all plays of the first player's coins.
@@ -12,6 +12,22 @@
 
 # DP cells computed between two looks at pending signals (Ctrl-C): a fraction of a
 # millisecond of work, so an interrupt is honoured at once and the GIL is rarely taken.
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport _first_not_finite, _is_finite, _overflowed, _zero_of
+from coinsrow._core._rows import check_finite_exact
+
 cdef enum:
     _COOPERATIVE_CELLS_PER_SIGNAL_CHECK = 1 << 16
 

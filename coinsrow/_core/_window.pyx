@@ -1,4 +1,4 @@
-# Included by _core.pyx: the window structure (docs/window.md), for live play against any
+# coinsrow._core._window: the window structure (docs/window.md), for live play against any
 # opponent (Engine) and the pizza.
 #
 # Boundary heights: for the coins a[0..m-1] of a row, h[0] = 0 and h[t+1] = a[t] - h[t], so
@@ -27,6 +27,23 @@
 # so the loops need no further checks. Above it the wrapper falls back to exact Python numbers.
 # float64: heights past 1e300 in magnitude are refused the same way (no inf, no NaN inside).
 
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport (_first_not_finite, _float_sum_exact, _one_row_float_profits,
+    _one_row_greedy, _overflowed, _play_exact, _reduce_into, _value_exact, _zero_of, _before)
+from coinsrow._core._rows import check_finite_exact, game_profits_exact
+
 from libc.math cimport fabs
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
@@ -35,12 +52,10 @@ from array import array as _window_array
 # |h| must stay below this for the int64 window loops (see above).
 WINDOW_INT64_LIMIT = 2**59
 
-cdef int64_t _H_LIMIT = (<int64_t> 1) << 59
 # float64: every block value, alternating sum and Fruitless total is a signed sum of distinct
 # coins, so none can overflow while the sum of the coins' magnitudes stays below this; past
 # it the structures report OVERFLOW and the floats are solved exactly as Fractions (the
 # answers rounded once).
-cdef double _F_LIMIT = 1e300
 
 
 # Ctrl-C: the long loops here (building a structure, sliding the pizza's window) count their
@@ -231,29 +246,8 @@ cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[
 # ---------------------------------------------------------------------------------------
 # The treap of block values (nodes are boundaries; ``nil`` is an extra node of size 0).
 
-cdef struct _Win:
-    int64_t nil
-    int64_t root
-    int64_t *ns
-    int64_t *ps
-    int64_t *par1
-    int64_t *par2
-    int64_t *nxt       # next kept boundary (valid for kept boundaries but the last)
-    int64_t *prv       # previous kept boundary (valid for kept boundaries but the first)
-    int64_t *tl
-    int64_t *tr
-    int64_t *sz
-    uint64_t *pri
-    uint8_t *in_tree   # NULL, or per block: is it in the treap (stacks keep some out)
-    int64_t gate       # with in_tree: only blocks starting before the gate enter the treap
 
 
-cdef inline uint64_t _w_priority(uint64_t x) noexcept nogil:
-    # splitmix64: fixed, well-mixed priorities; the tree shape does not depend on the values.
-    x += <uint64_t> 0x9E3779B97F4A7C15
-    x = (x ^ (x >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
-    x = (x ^ (x >> 27)) * <uint64_t> 0x94D049BB133111EB
-    return x ^ (x >> 31)
 
 
 cdef inline bint _w_before(coin_t *val, int64_t a, int64_t b) noexcept nogil:
@@ -261,13 +255,6 @@ cdef inline bint _w_before(coin_t *val, int64_t a, int64_t b) noexcept nogil:
     return val[a] > val[b] or (val[a] == val[b] and a < b)
 
 
-cdef inline void _w_pull(_Win *w, coin_t *val, coin_t *alt, int64_t i) noexcept nogil:
-    cdef int64_t l = w.tl[i], r = w.tr[i]
-    w.sz[i] = w.sz[l] + 1 + w.sz[r]
-    if w.sz[l] & 1:
-        alt[i] = alt[l] - val[i] + alt[r]
-    else:
-        alt[i] = alt[l] + val[i] - alt[r]
 
 
 cdef void _w_split(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x,
@@ -349,23 +336,8 @@ cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
     _w_tree_add(w, val, alt, t)
 
 
-cdef inline void _w_tree_add(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
-    """Insert the kept block t (its value already in val[t]) into the treap."""
-    alt[t] = val[t]
-    w.tl[t] = w.nil
-    w.tr[t] = w.nil
-    w.sz[t] = 1
-    if w.in_tree != NULL:
-        w.in_tree[t] = 1
-    w.root = _w_insert(w, val, alt, w.root, t)
 
 
-cdef inline void _w_drop_block(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
-    if w.in_tree != NULL:
-        if not w.in_tree[t]:
-            return
-        w.in_tree[t] = 0
-    w.root = _w_delete(w, val, alt, w.root, t)
 
 
 # ---------------------------------------------------------------------------------------
@@ -430,14 +402,6 @@ cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *ri
         prev = x
 
 
-cdef inline int64_t _w_first_node(_Win *w) noexcept nogil:
-    """The in-order first node: the largest block (smallest boundary on ties)."""
-    cdef int64_t i = w.root
-    if i == w.nil:
-        return i
-    while w.tl[i] != w.nil:
-        i = w.tl[i]
-    return i
 
 
 # ---------------------------------------------------------------------------------------
@@ -568,34 +532,6 @@ cdef class RowWindows:
     interrupt never leaves the structure half-updated. The exact twin is ``RowWindowsExact``.
     """
 
-    cdef _Win w
-    cdef bint is_float
-    cdef int64_t *hi
-    cdef double *hf
-    cdef int64_t *val_i
-    cdef int64_t *alt_i
-    cdef double *val_f
-    cdef double *alt_f
-    cdef int64_t *left       # per component: current left (top) boundary (kept)
-    cdef int64_t *right      # per component: current right (bottom) boundary (kept)
-    cdef int64_t *base       # per component: boundary of its first coin at construction
-    cdef int64_t *flat       # per component: flat index of that coin
-    # Stacks: the par2-path of the bottom (see _w_settle), per stack at path_off[c].
-    cdef int64_t *ys
-    cdef int64_t *pm
-    cdef int64_t *sp_i
-    cdef double *sp_f
-    cdef int64_t *path_off
-    cdef int64_t *m
-    cdef int64_t *tail_i     # per stack: its Fruitless term
-    cdef double *tail_f
-    cdef object fruitless    # sum of the stacks' Fruitless terms (a Python number: exact)
-    cdef int64_t coins_left
-    cdef int64_t first_stack  # no stack before it has coins left
-    cdef readonly Py_ssize_t rows
-    cdef readonly Py_ssize_t n_rows
-    cdef readonly int status
-    cdef readonly int64_t bad_index
 
     def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops,
                   Py_ssize_t n_rows):
@@ -944,18 +880,8 @@ cdef class RowWindows:
         return (self.w.nxt[self.left[c]] - self.left[c],
                 self.right[c] - self.w.prv[self.right[c]])
 
-cdef inline void _w_pop_left_any(RowWindows self, int64_t c) noexcept nogil:
-    if self.is_float:
-        _w_pop_left(&self.w, self.hf, self.val_f, self.alt_f, &self.left[c])
-    else:
-        _w_pop_left(&self.w, self.hi, self.val_i, self.alt_i, &self.left[c])
 
 
-cdef inline void _w_pop_right_any(RowWindows self, int64_t c) noexcept nogil:
-    if self.is_float:
-        _w_pop_right(&self.w, self.hf, self.val_f, self.alt_f, &self.right[c])
-    else:
-        _w_pop_right(&self.w, self.hi, self.val_i, self.alt_i, &self.right[c])
 
 
 # ---------------------------------------------------------------------------------------
@@ -1120,8 +1046,6 @@ cdef object _w_order(list h):
     return source.base
 
 
-cdef inline uint64_t _w_priority_of(int64_t t) noexcept nogil:
-    return _w_priority(<uint64_t> t)
 
 
 cdef class RowWindowsExact:
@@ -1129,16 +1053,6 @@ cdef class RowWindowsExact:
     (O(n log n) to build, O(log n) amortised a pop), a constant factor slower. Building
     looks at signals as ``RowWindows`` does."""
 
-    cdef list h, val, alt, tl, tr, sz, pri, nxt, prv, left, right, base, flat
-    cdef list ys_of, pm_of, sp_of, m_of, tail_of
-    cdef object in_tree
-    cdef object ranks, ns, ps, par1, par2
-    cdef int64_t nil, root, gate, coins_left, first_stack
-    cdef object fruitless, zero
-    cdef readonly Py_ssize_t rows
-    cdef readonly Py_ssize_t n_rows
-    cdef readonly int status
-    cdef readonly int64_t bad_index
 
     def __init__(self, list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                  Py_ssize_t n_rows, bint fill=True):
@@ -1645,7 +1559,7 @@ def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad
-    return Status(status), (first, second)
+    return _codes.Status(status), (first, second)
 
 
 def pizza_profits_exact(list circle, int64_t first_slice):

@@ -1,9 +1,25 @@
-# Included by _core.pyx: rows and stacks. Fusion and Fruitless reductions, the Greedy merge,
+# coinsrow._core._rows: rows and stacks. Fusion and Fruitless reductions, the Greedy merge,
 # the optimal play and the profits (docs/algorithm.md).
 #
 # A game is given as one flat buffer of coins and, for each component, the half-open range
 # ``[starts[c], stops[c])`` of its coins in that buffer. Components ``0 .. n_rows - 1`` are
 # rows (take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._scratch cimport _scratch, _scratch_free
+from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
 
 import heapq
 import math
@@ -48,14 +64,6 @@ ctypedef fused padded_t:
     NotWanted
 
 
-cdef struct Component:
-    int64_t first     # index in the scratch arrays of the first reduced entry
-    int64_t left      # next entry available from the left (rows) or the top (stacks)
-    int64_t right     # last entry still available (inclusive); left > right when exhausted
-    int64_t fused_end # one past the last entry after Fusion (before Fruitless)
-    int64_t stop      # one past the component's last coin
-    int64_t tail      # first coin of a stack's Fruitless tail (== stop when there is none)
-    bint is_stack
 
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
@@ -66,11 +74,6 @@ cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t s
     return -1
 
 
-cdef inline bint _is_finite(coin_t x) noexcept nogil:
-    if coin_t is double:
-        return isfinite(x)
-    else:
-        return True
 
 
 cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
@@ -157,15 +160,6 @@ cdef int64_t _reduce_loop(const coin_t[::1] coins, int64_t start, int64_t stop,
     return sp - values
 
 
-cdef inline coin_t *_padded(coin_t *raw) noexcept nogil:
-    """Scratch for ``_reduce_all_into(..., packed=True)``: ``raw`` has room for n + 2
-    entries; the first two are zeroed and the array starts after them. NULL stays NULL.
-    Release with ``free(values - 2)``."""
-    if raw == NULL:
-        return NULL
-    raw[0] = 0
-    raw[1] = 0
-    return raw + 2
 
 
 cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -230,17 +224,8 @@ cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
     return OVERFLOW if ovf else OK
 
 
-cdef inline bint _before(Component *components, coin_t *heads, int64_t a, int64_t b) noexcept nogil:
-    """Heap order: larger head first, then lower component index."""
-    return heads[a] > heads[b] or (heads[a] == heads[b] and a < b)
 
 
-cdef inline coin_t _head(Component *comp, coin_t *values) noexcept nogil:
-    if comp.is_stack:
-        return values[comp.left]
-    if values[comp.left] >= values[comp.right]:
-        return values[comp.left]
-    return values[comp.right]
 
 
 cdef void _sift_down(int64_t *heap, int64_t size, int64_t i, Component *components,
@@ -338,30 +323,8 @@ cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *s
     return OVERFLOW if ovf else OK
 
 
-cdef inline uint64_t _key(coin_t x) noexcept nogil:
-    """An unsigned key in the order of the coins (IEEE order for finite doubles)."""
-    cdef uint64_t bits
-    if coin_t is int64_t:
-        return (<uint64_t> x) ^ (<uint64_t> 1 << 63)
-    else:
-        memcpy(&bits, &x, sizeof(bits))
-        if bits >> 63:
-            return ~bits
-        return bits | (<uint64_t> 1 << 63)
 
 
-cdef inline coin_t _unkey(uint64_t key, coin_t *kind) noexcept nogil:
-    """The inverse of ``_key``; ``kind`` only selects the type."""
-    cdef double d
-    if coin_t is int64_t:
-        return <int64_t> (key ^ (<uint64_t> 1 << 63))
-    else:
-        if key >> 63:
-            key ^= <uint64_t> 1 << 63
-        else:
-            key = ~key
-        memcpy(&d, &key, sizeof(d))
-        return d
 
 
 cdef int64_t _gather_keys(Py_ssize_t k, Component *components, double *values,
@@ -2570,7 +2533,7 @@ def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
         return Status.NOT_FINITE, reply
     work = reply
     status = _row_work_value(work, &value, NULL)
-    return Status(status), value
+    return _codes.Status(status), value
 
 
 def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
@@ -2623,7 +2586,7 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
             second = second_f
     if status == NO_MEMORY:
         raise MemoryError()
-    return Status(status), (first, second)
+    return _codes.Status(status), (first, second)
 
 
 def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
@@ -2653,7 +2616,7 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
             _place_runs(&work.row)
             _row_play_pieces(<const coin_t *> work.coins, <const coin_t *> work.values,
                              work.segments, &work.row, n, &out_coin[0], NULL)
-    return Status(status), moves
+    return _codes.Status(status), moves
 
 
 cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) except -1:
@@ -2945,7 +2908,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), value
+    return _codes.Status(status), value
 
 
 cdef int _game_play(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -3014,7 +2977,7 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), value
+    return _codes.Status(status), value
 
 
 def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -3075,7 +3038,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), (first, second)
+    return _codes.Status(status), (first, second)
 
 
 def check_finite(const coin_t[::1] coins):
@@ -3108,16 +3071,8 @@ def check_finite_exact(list coins):
     return Status.OK, None
 
 
-cdef inline object _zero_of(list coins):
-    """The zero that sums of these coins start at: 0.0 for Python floats, 0 otherwise.
-    (Cython adds an int 0 to a float by returning the float itself, which keeps a -0.0
-    that IEEE addition, 0.0 + -0.0, turns into 0.0; the machine kernels start at 0.0.)"""
-    return 0.0 if len(coins) and type(coins[0]) is float else 0
 
 
-cdef inline bint _overflowed(object x):
-    """A Python float that left the float range (an infinity or a NaN)."""
-    return type(x) is float and not isfinite(x)
 
 
 cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
@@ -3167,10 +3122,6 @@ cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_
     return fruitless, reduced
 
 
-cdef inline object _head_exact(list values, int64_t left, int64_t right, bint is_stack):
-    if is_stack or values[left] >= values[right]:
-        return values[left]
-    return values[right]
 
 
 cdef object _greedy_exact(list reduced, Py_ssize_t n_rows, object total, list play):
