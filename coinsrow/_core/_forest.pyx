@@ -640,10 +640,12 @@ cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order
 
 
 cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
-                        int32_t *order, int64_t count, _Node *N) noexcept nogil:
+                        int32_t *order, int64_t count, _Node *N) except -1 nogil:
     """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
     children on the table; each vertex is appended when its last child is done. Returns
-    the length of the order (the vertices on the table). O(n)."""
+    the length of the order (the vertices on the table), or -1 with KeyboardInterrupt (or
+    what a signal handler raised) set: it looks at signals, so the error must reach the
+    caller, which stops and frees its scratch. O(n)."""
     cdef int64_t j = 0, p
     while j < count:
         _forest_signals(j)
@@ -657,16 +659,17 @@ cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_remove
     return count
 
 
-cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
+cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
                      bint any_removed, int64_t n, int kind, const int32_t *order,
                      int64_t visits, int32_t *size, int32_t *position, int32_t *kids,
-                     _Node *N) noexcept nogil:
+                     _Node *N) except -1 nogil:
     """The forest's vertices on the table renumbered in preorder (each subtree a range of
     ids, its root first; siblings in the order opposite to their visits children first), a
     vertex whose parent is off the table a root: writes the coin and the parent of new id i
     to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
-    to -1. Returns False, writing nothing more, when the ids are a preorder already (and no
-    vertex is off the table). n is the number of ids; ``kind`` (``_children_first_kind``)
+    to -1. Returns 0, writing nothing more, when the ids are a preorder already (and no
+    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it looks
+    at signals: the error reaches the caller, which stops and frees its scratch). n is the number of ids; ``kind`` (``_children_first_kind``)
     the order children first: decreasing ids (0), increasing (1), or the first ``visits``
     of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
     room for n ids each.
@@ -716,7 +719,7 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
     if same:
         for v in range(n):
             kids[v] = -1
-        return False
+        return 0
     for v in range(n):
         _forest_signals(v)
         kids[v] = -1
@@ -734,7 +737,7 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
         # One record written per vertex, its coin and parent side by side (one cache line).
         _set_node_key(N, at, coin[v])
         N[at].child = position[p] if p >= 0 and not (any_removed and gone[p]) else -1
-    return True
+    return 1
 
 
 cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[::1] parents,
