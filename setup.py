@@ -58,7 +58,10 @@ LINK_ARGS = {
     "msvc": [],
     # GNU ld, gold and lld: no debug sections from crt and libgcc objects either. (The
     # symbol table stays, for profilers.) macOS keeps debug information out of the binary.
-    "unix": ["-Wl,--strip-debug"] if not DEBUG and sys.platform.startswith("linux") else [],
+    # noseparate-code: no page of padding between the code and the data segments of each of
+    # the package's modules (4 KiB less per module measured on x86-64).
+    "unix": ["-Wl,--strip-debug", "-Wl,-z,noseparate-code"]
+    if not DEBUG and sys.platform.startswith("linux") else [],
 }
 
 

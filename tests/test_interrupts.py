@@ -126,6 +126,7 @@ def test_exact_twins_on_big_ints():
         """)
     # Early: while the boundaries are sorted; later (most of a pizza's time): while the
     # window slides.
+    # The twins' loops look at signals through _window's helper (the last frame is there).
     check(interrupt(setup, "Engine(row)"), "_window.pyx")
     check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pyx")
 

@@ -4,6 +4,10 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from coinsrow._core._types cimport *
 
 
+cdef enum:
+    _WINDOW_STEPS_PER_SIGNAL_CHECK = 1 << 15
+
+
 cdef extern from *:
     """
     #define COINSROW_H_LIMIT (((int64_t) 1) << 59)
@@ -129,36 +133,6 @@ cdef class RowWindows:
     cdef bint _left_is_larger(self, int64_t c) noexcept nogil
 
 
-cdef class RowWindowsExact:
-    cdef list h, val, alt, tl, tr, sz, pri, nxt, prv, left, right, base, flat
-    cdef list ys_of, pm_of, sp_of, m_of, tail_of
-    cdef object in_tree
-    cdef object ranks, ns, ps, par1, par2
-    cdef int64_t nil, root, gate, coins_left, first_stack
-    cdef object fruitless, zero
-    cdef readonly Py_ssize_t rows
-    cdef readonly Py_ssize_t n_rows
-    cdef readonly int status
-    cdef readonly int64_t bad_index
-
-    cdef int _forests_of(self, list h, int64_t lo) except -1
-    cdef bint _before(self, int64_t a, int64_t b)
-    cdef void _pull(self, int64_t i)
-    cdef tuple _split(self, int64_t i, int64_t x)
-    cdef int64_t _merge(self, int64_t a, int64_t b)
-    cdef int64_t _insert(self, int64_t i, int64_t x)
-    cdef int64_t _delete(self, int64_t i, int64_t x)
-    cdef void _add_block(self, int64_t t, int64_t u)
-    cdef void _tree_add(self, int64_t t)
-    cdef void _drop_block(self, int64_t t)
-    cdef void _stack_path(self, Py_ssize_t c)
-    cdef object _settle(self, Py_ssize_t c, int64_t old_v)
-    cdef void _push_right(self, Py_ssize_t c)
-    cdef void _pop_left(self, Py_ssize_t c)
-    cdef void _pop_right(self, Py_ssize_t c)
-    cdef bint _left_is_larger(self, Py_ssize_t c)
-
-
 cdef inline void _w_pop_left_any(RowWindows self, int64_t c) noexcept nogil:
     if self.is_float:
         _w_pop_left(&self.w, self.hf, self.val_f, self.alt_f, &self.left[c])
@@ -170,3 +144,22 @@ cdef inline void _w_pop_right_any(RowWindows self, int64_t c) noexcept nogil:
         _w_pop_right(&self.w, self.hf, self.val_f, self.alt_f, &self.right[c])
     else:
         _w_pop_right(&self.w, self.hi, self.val_i, self.alt_i, &self.right[c])
+
+
+cdef inline int _w_tick(int64_t *steps, int64_t amount) except -1 nogil:
+    """Count ``amount`` steps of work in ``steps[0]``; look at signals every
+    _WINDOW_STEPS_PER_SIGNAL_CHECK steps. Callable with or without the GIL."""
+    steps[0] += amount
+    if steps[0] >= _WINDOW_STEPS_PER_SIGNAL_CHECK:
+        steps[0] = 0
+        _w_check_signals()
+    return 0
+
+cdef int _w_check_signals() except -1 nogil
+
+
+# Ctrl-C: the long loops here (building a structure, sliding the pizza's window) count their
+# steps and, every _WINDOW_STEPS_PER_SIGNAL_CHECK of them (well under a millisecond of work),
+# take the GIL to run Python's signal handlers, so KeyboardInterrupt comes out of the loop at
+# once. The loops that change a live structure (pops) never check: an interrupt cannot leave
+# one half-updated.
