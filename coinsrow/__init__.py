@@ -16,9 +16,11 @@ Profits(first=8, second=5)
 try:
     from . import _core  # noqa: F401
 except ImportError:
-    from importlib.util import find_spec
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from os import path
 
-    if find_spec(f"{__name__}._core") is not None:
+    _modules = path.join(__path__[0], "_core", "_rows")
+    if any(path.exists(_modules + suffix) for suffix in EXTENSION_SUFFIXES):
         raise  # built, but it does not load: the original error says why
     raise ImportError(
         f"coinsrow's compiled core (coinsrow._core) is not built for this Python in "
