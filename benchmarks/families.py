@@ -172,7 +172,14 @@ class Shape:
 
 # The shapes where value() was slowest against the C loop, found by ``shapes.py`` (see
 # benchmarks/results/shapes.md).
-WORST_SHAPES: dict[str, Shape] = {}
+WORST_SHAPES: dict[str, Shape] = {
+    # Descending teeth of 16 positions cut to 10 levels (9, 9, 8, 7, 7, ... 0, then 9 again),
+    # each position repeated 1.5 times on average: 2.8x the C loop (run 20261126T200611Z).
+    "staircase down": Shape(base="ramp down", period=16, amplitude=1000, noise=0, levels=10,
+                            run=1.5),
+    # Two values alternating, each in a plateau of 2 on average: 1.6x.
+    "zigzag plateaus": Shape(base="zigzag", amplitude=1000, noise=0, levels=10, run=2.0),
+}
 
 FAMILIES: dict[str, Maker] = {
     "random": lambda n, rng: rng.integers(0, 10**9, n, dtype=np.int64),
