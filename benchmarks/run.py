@@ -69,7 +69,7 @@ import coinsrow  # noqa: E402
 
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
-import families  # noqa: E402
+import families as family_table  # noqa: E402
 from plain_c import PlainC  # noqa: E402
 
 SEED = 20240601
@@ -246,10 +246,10 @@ def make_input(kind: str, n: int, rng: np.random.Generator, plain: PlainC) -> np
     """A row of n int64 coins of one family (the families of the benchmark's table)."""
     if kind == "PE 477" and plain.lib is not None:
         return plain.pe477(n)
-    return families.make(kind, n, rng)
+    return family_table.make(kind, n, rng)
 
 
-FAMILIES = list(families.FAMILIES)
+FAMILIES = list(family_table.FAMILIES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -655,7 +655,7 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
         del a, b, f, methods  # methods holds a too: free it before the next array
     rep.say(f"## Every family of rows, {n:,} int64 coins, one thread")
     rep.say()
-    rep.say(families.FAMILY_NOTES)
+    rep.say(family_table.FAMILY_NOTES)
     rep.say()
     rep.say(f"CPU time of single calls in {repeats} rounds, one call of each method a round; "
             "each ratio is the median over the rounds of the two calls' ratio in a round, "
