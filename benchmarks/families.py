@@ -179,6 +179,9 @@ WORST_SHAPES: dict[str, Shape] = {
                             run=1.5),
     # Two values alternating, each in a plateau of 2 on average: 1.6x.
     "zigzag plateaus": Shape(base="zigzag", amplitude=1000, noise=0, levels=10, run=2.0),
+    # 0, 0, 0, 0, 1, 1, 1, 1, 0, ...: the worst shape once ties fuse in value() (1.95x the
+    # C loop, whose one branch a coin learns the period).
+    "square wave": Shape(base="ramp up", period=8, amplitude=1000, noise=0, levels=2),
 }
 
 FAMILIES: dict[str, Maker] = {

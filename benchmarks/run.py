@@ -606,7 +606,7 @@ def wall_rounds(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str
     return times
 
 
-def families(rep: Report, plain: PlainC, quick: bool) -> None:
+def families(rep: Report, plain: PlainC, quick: bool, kinds: list[str] = FAMILIES) -> None:
     """Every family of rows in one table: value() against the C loop, profits() and play()
     against value(), float profits, threads=None against one thread."""
     rng = np.random.default_rng(SEED + 2)
@@ -617,7 +617,7 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
     # a shared two-core machine (the all-equal and sorted rows take about 5 ms a call).
     repeats = 3 if quick else 21
     rows, data = [], {}
-    for kind in FAMILIES:
+    for kind in kinds:
         a = make_input(kind, n, rng, plain)
         want = coinsrow.value(a, threads=1)
         methods: dict[str, Callable[[], Any]] = {}
@@ -837,6 +837,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, under 2 minutes")
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default benchmarks/results[/quick])")
+    parser.add_argument("--families", default="",
+                        help="comma-separated families of the family table (default: all; the "
+                             "random rows then differ from a full run's, drawn in order "
+                             "from one generator)")
     parser.add_argument("--only", default="",
                         help="comma-separated sections: goals,scaling,families,threads,"
                              "components,play,"
@@ -876,7 +880,11 @@ def main(argv: list[str] | None = None) -> int:
     if wanted("scaling"):
         times = scaling(rep, plain, args.quick)
     if wanted("families") or wanted("shapes"):
-        families(rep, plain, args.quick)
+        kinds = args.families.split(",") if args.families else FAMILIES
+        unknown = sorted(set(kinds) - set(FAMILIES))
+        if unknown:
+            parser.error(f"unknown families: {', '.join(unknown)}")
+        families(rep, plain, args.quick, kinds)
     if wanted("threads"):
         threads_scaling(rep, plain, args.quick)
     if wanted("components"):
