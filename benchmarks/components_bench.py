@@ -24,14 +24,9 @@ the ratios.
 from __future__ import annotations
 
 import argparse
-import ctypes
-import os
 import platform
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -42,23 +37,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import coinsrow
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plain_c import PlainC
 
 COINS_PER_COMPONENT = 10
 
 
 def plain_c() -> Callable[[np.ndarray], int]:
-    """``plain_loop.c`` compiled with -O2 and loaded with ctypes."""
-    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
-    if cc is None:
-        sys.exit("components_bench: needs a C compiler (cc or gcc) for the plain C baseline")
-    so = os.path.join(tempfile.mkdtemp(prefix="coinsrow-bench-"), "plain_loop.so")
-    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", so, str(HERE / "plain_loop.c")],
-                   check=True)
-    lib = ctypes.CDLL(so)
-    lib.plain_value.restype = ctypes.c_int64
-    lib.plain_value.argtypes = [ctypes.c_void_p, ctypes.c_int64]
-    return lambda a: int(lib.plain_value(a.ctypes.data, len(a)))
+    """The plain C loop (``plain_c.PlainC``): exits without a C compiler."""
+    plain = PlainC()
+    if plain.lib is None:
+        sys.exit(f"components_bench: needs the plain C baseline ({plain.why})")
+    return plain.value
 
 
 def medians(tasks: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:

@@ -11,21 +11,32 @@ What it measures, on the same inputs, median of several runs, methods interleave
 so that the noise of a shared machine hits them alike:
 
 - the goals of the core and of optimal play: ``value()`` vs ``a.sum()`` vs a plain C loop of
-  the paper's pseudocode (``plain_loop.c``, -O2) on 10^7 random int64 coins; peak extra memory;
+  the paper's pseudocode on 10^7 random int64 coins; peak extra memory;
   ``Game.value()`` on 20,000 rows + 20,000 stacks vs ``value()`` on the same coins as one row;
   ``play()`` vs ``value()``; a whole self-play through ``best_move()``/``take()``;
 - ``value()`` vs a pure-Python O(n) script, the O(n^2) DP (pure Python and NumPy by diagonals),
   the plain C loop and ``a.sum()`` for n = 10^2 ... 10^8 (a method is skipped at the sizes where
   its estimated time exceeds the budget; the table says so);
-- every family of rows in one table (random, Project Euler 477, ascending, descending,
-  valley, peak, alternating, all equal, few distinct, sawtooth): value() against the C loop,
-  profits() and play() against value(), float profits, threads=None against one thread;
+- every family of rows in one table (``families.py``: random, Project Euler 477, sorted,
+  dealt and linear peaks and valleys, alternating, all equal, 2, 3, 5 and 10 values,
+  plateaus, ties at the top, sawtooth, and the worst shapes ``shapes.py`` found): value()
+  against the C loop, profits() and play() against value(), float profits, threads=None
+  against one thread;
 - one row of 10^8 coins on two threads (wall time), with the machine's own two-thread
   speed-up of the C loop as a calibration;
 - ``Game.value()`` for k = 1 ... 10^6 components at a fixed total n (the log k term);
 - peak memory per coin (tracemalloc; the kernels allocate through ``PyMem_RawMalloc``, which
   tracemalloc sees, and NumPy reports its buffers to it too);
 - ``cooperative_max`` vs a pure-Python DP, when ``coinsrow`` has it.
+
+The C loop (``plain_loop.c``'s ``plain_value``, built with ``cc -O2`` by ``plain_c.py``) is the
+paper's pseudocode as a competent C programmer writes it by hand: its stack allocated once,
+outside the timed calls; the incoming coin v kept in a register, fused while
+``stack[m-2] <= stack[m-1] >= v`` into ``v = stack[m-2] - stack[m-1] + v; m -= 2``, then
+stored once; the reduced (bitonic) row merged from both ends. No SIMD, no special cases, no
+overflow checks (every benchmark row's sums stay far inside int64). The goals table also
+shows the earlier baseline (``plain_value_push_first``: a malloc per call, each coin pushed
+before the three top entries are tested in memory).
 
 Output, all from this one run (stamped with its id): ``results.md`` (Markdown tables, with the
 machine), ``results.json`` and ``loglog.png`` in ``benchmarks/results/`` (``--quick``:
@@ -35,17 +46,12 @@ machine), ``results.json`` and ``loglog.png`` in ``benchmarks/results/`` (``--qu
 from __future__ import annotations
 
 import argparse
-import ctypes
 import datetime
 import gc
 import json
 import os
 import platform
-import shutil
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -60,6 +66,11 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 import coinsrow  # noqa: E402
+
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+import families as family_table  # noqa: E402
+from plain_c import PlainC  # noqa: E402
 
 SEED = 20240601
 
@@ -231,100 +242,15 @@ def python_cooperative(row: list) -> int:
     return best[0] if n else 0
 
 
-class PlainC:
-    """``plain_loop.c`` compiled with -O2 and loaded with ctypes (None without a compiler)."""
-
-    def __init__(self) -> None:
-        self.lib = None
-        self.why = ""
-        cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
-        if cc is None:
-            self.why = "no C compiler found"
-            return
-        self.tmp = tempfile.mkdtemp(prefix="coinsrow-bench-")
-        so = os.path.join(self.tmp, "plain_loop.so")
-        cmd = [cc, "-O2", "-shared", "-fPIC", "-o", so, str(HERE / "plain_loop.c")]
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode != 0:
-            self.why = "compiling plain_loop.c failed: " + done.stderr.strip()[:200]
-            return
-        self.lib = ctypes.CDLL(so)
-        self.lib.plain_value.restype = ctypes.c_int64
-        self.lib.plain_value.argtypes = [ctypes.c_void_p, ctypes.c_int64]
-        self.lib.pe477_coins.restype = None
-        self.lib.pe477_coins.argtypes = [ctypes.c_void_p, ctypes.c_int64]
-        self.compiler = subprocess.run([cc, "--version"], capture_output=True,
-                                       text=True).stdout.splitlines()[0]
-
-    def value(self, a: np.ndarray) -> int:
-        return self.lib.plain_value(a.ctypes.data, len(a))
-
-    def halves_on_two_threads(self, a: np.ndarray) -> None:
-        """The C loop on each half of ``a`` at once, on two threads (ctypes releases the
-        GIL): what two threads of this machine give at this moment, as a calibration."""
-        h = len(a) // 2
-        done = threading.Thread(target=self.lib.plain_value, args=(a.ctypes.data, h))
-        done.start()
-        self.lib.plain_value(a.ctypes.data + 8 * h, len(a) - h)
-        done.join()
-
-
-# ---------------------------------------------------------------------------------------------
-# Inputs
-
-
-def pe477(n: int, plain: PlainC) -> np.ndarray:
-    """Project Euler 477's coins: s1 = 0, s(i+1) = (s(i)^2 + 45) mod 1000000007 (sequential:
-    generated in C when the C baseline compiled, else in Python, slowly)."""
-    a = np.empty(n, dtype=np.int64)
-    if plain.lib is not None:
-        plain.lib.pe477_coins(a.ctypes.data, n)
-        return a
-    s = 0
-    for i in range(n):
-        a[i] = s
-        s = (s * s + 45) % 1_000_000_007
-    return a
-
-
 def make_input(kind: str, n: int, rng: np.random.Generator, plain: PlainC) -> np.ndarray:
     """A row of n int64 coins of one family (the families of the benchmark's table)."""
-    if kind == "random":
-        return rng.integers(0, 10**9, n, dtype=np.int64)
-    if kind == "PE 477":
-        return pe477(n, plain)
-    if kind in ("ascending", "descending", "valley", "peak"):
-        s = np.sort(rng.integers(0, 10**9, n, dtype=np.int64))
-        if kind == "ascending":
-            return s
-        if kind == "descending":
-            return s[::-1].copy()
-        if kind == "valley":
-            return np.concatenate([s[0::2][::-1], s[1::2]])
-        return np.concatenate([s[0::2], s[1::2][::-1]])
-    if kind == "alternating":
-        a = rng.integers(0, 1000, n, dtype=np.int64)
-        a[::2] += 10**9  # high, low, high, low, ...
-        return a
-    if kind == "all equal":
-        return np.full(n, 7, dtype=np.int64)
-    if kind == "few distinct":
-        return rng.integers(0, 10, n, dtype=np.int64)
-    if kind == "sawtooth":
-        return (np.arange(n, dtype=np.int64) % 1000) * 1000 + rng.integers(0, 1000, n)
-    raise ValueError(kind)
+    if kind == "PE 477" and plain.lib is not None:
+        return plain.pe477(n)
+    return family_table.make(kind, n, rng)
 
 
-FAMILIES = ["random", "PE 477", "ascending", "descending", "valley", "peak", "alternating",
-            "all equal", "few distinct", "sawtooth"]
+FAMILIES = list(family_table.FAMILIES)
 
-FAMILY_NOTES = (
-    "random: uniform in [0, 10^9); PE 477: Project Euler 477's s1 = 0, s(i+1) = (s(i)^2 + "
-    "45) mod 1000000007; ascending, descending: the random coins sorted (with their ties); "
-    "valley: down then up, peak: up then down (the sorted coins dealt to two halves); "
-    "alternating: 10^9 + small, small, ...; all equal: every coin 7; few distinct: uniform "
-    "in [0, 10); sawtooth: ramps of 1000 coins."
-)
 
 # ---------------------------------------------------------------------------------------------
 # Memory
@@ -463,12 +389,17 @@ def goals(rep: Report, plain: PlainC, quick: bool) -> None:
     methods = {"value()": lambda: coinsrow.value(a, threads=1), "a.sum()": a.sum}
     if plain.lib is not None:
         methods["plain C loop"] = lambda: plain.value(a)
-        assert plain.value(a) == coinsrow.value(a, threads=1)
+        methods["earlier C loop (malloc per call, push first)"] = \
+            lambda: plain.value_push_first(a)
+        assert plain.value(a) == plain.value_push_first(a) == coinsrow.value(a, threads=1)
     t = compare(methods, 5 if quick else 11)
     rows = [[name, ns_per(s, n), f"{s / t['a.sum()']:.1f}x"] for name, s in t.items()]
     rep.say(f"**value() on {n:,} random int64 coins** (uniform in [0, 10^9)), median of "
             f"{5 if quick else 11} single calls, the methods taking turns. Goal: no slower than "
-            "the plain C loop of the paper's pseudocode (gcc -O2), aim <= 12x `a.sum()`.")
+            "the plain C loop of the paper's pseudocode (gcc -O2, its stack allocated once outside "
+            "the timed calls, the incoming coin in a register; the earlier baseline, which "
+            "allocates its stack in each call and pushes each coin before testing, below it), "
+            "aim <= 12x `a.sum()`.")
     rep.say()
     rep.table(["method", "ns/coin", "time / a.sum()"], rows)
     results["value_vs_sum"] = {"n": n, "seconds": t}
@@ -675,7 +606,7 @@ def wall_rounds(methods: dict[str, Callable[[], Any]], repeats: int) -> dict[str
     return times
 
 
-def families(rep: Report, plain: PlainC, quick: bool) -> None:
+def families(rep: Report, plain: PlainC, quick: bool, kinds: list[str] = FAMILIES) -> None:
     """Every family of rows in one table: value() against the C loop, profits() and play()
     against value(), float profits, threads=None against one thread."""
     rng = np.random.default_rng(SEED + 2)
@@ -686,7 +617,7 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
     # a shared two-core machine (the all-equal and sorted rows take about 5 ms a call).
     repeats = 3 if quick else 21
     rows, data = [], {}
-    for kind in FAMILIES:
+    for kind in kinds:
         a = make_input(kind, n, rng, plain)
         want = coinsrow.value(a, threads=1)
         methods: dict[str, Callable[[], Any]] = {}
@@ -724,7 +655,7 @@ def families(rep: Report, plain: PlainC, quick: bool) -> None:
         del a, b, f, methods  # methods holds a too: free it before the next array
     rep.say(f"## Every family of rows, {n:,} int64 coins, one thread")
     rep.say()
-    rep.say(FAMILY_NOTES)
+    rep.say(family_table.FAMILY_NOTES)
     rep.say()
     rep.say(f"CPU time of single calls in {repeats} rounds, one call of each method a round; "
             "each ratio is the median over the rounds of the two calls' ratio in a round, "
@@ -906,6 +837,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, under 2 minutes")
     parser.add_argument("--out", type=Path, default=None,
                         help="output directory (default benchmarks/results[/quick])")
+    parser.add_argument("--families", default="",
+                        help="comma-separated families of the family table (default: all; the "
+                             "random rows then differ from a full run's, drawn in order "
+                             "from one generator)")
     parser.add_argument("--only", default="",
                         help="comma-separated sections: goals,scaling,families,threads,"
                              "components,play,"
@@ -945,7 +880,11 @@ def main(argv: list[str] | None = None) -> int:
     if wanted("scaling"):
         times = scaling(rep, plain, args.quick)
     if wanted("families") or wanted("shapes"):
-        families(rep, plain, args.quick)
+        kinds = args.families.split(",") if args.families else FAMILIES
+        unknown = sorted(set(kinds) - set(FAMILIES))
+        if unknown:
+            parser.error(f"unknown families: {', '.join(unknown)}")
+        families(rep, plain, args.quick, kinds)
     if wanted("threads"):
         threads_scaling(rep, plain, args.quick)
     if wanted("components"):

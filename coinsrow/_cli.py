@@ -248,6 +248,24 @@ def _json_forest(forest: Any, source: str, as_float: bool) -> tuple[list, list]:
     return values, parents
 
 
+# A game's JSON is at most an object of lists of lists of coins (a forest: of two lists).
+_MAX_NESTING = 16
+_TOO_DEEP = object()
+
+
+def _nesting(document: object) -> int:
+    """How deeply ``document``'s lists and objects nest (without recursion: O(size))."""
+    deepest, pending = 0, [(document, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if depth > _MAX_NESTING:
+                break
+            pending.extend((child, depth + 1)
+                           for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
 def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tuple | None]:
     """(rows, stacks, forest) from a JSON document: a list of coins (one row) or
     ``{"rows": [[...], ...], "stacks": [[...], ...], "forest": {"values": [...],
@@ -270,8 +288,7 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tupl
         document = json.loads(text, parse_float=read_decimal, parse_int=read_int,
                               parse_constant=reject_constant)
     except RecursionError:
-        raise UsageError(f"{source}: bad JSON: nested too deeply (a game is at most a list "
-                         "of lists of coins)") from None
+        document = _TOO_DEEP
     except json.JSONDecodeError as error:
         near = error.doc[error.pos:error.pos + 20].split("\n")[0].strip()
         place = f"near {near!r}" if near else "at the end of the input"
@@ -279,6 +296,11 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tupl
                          f"{error.msg} {place}") from None
     except ValueError as error:  # e.g. an integer literal beyond the digit limit
         raise UsageError(f"{source}: bad JSON: {error}") from None
+    # Python 3.13's json reads thousands of levels without a RecursionError: the depth is
+    # checked here too, so that every Python gives the same one-line message.
+    if document is _TOO_DEEP or _nesting(document) > _MAX_NESTING:
+        raise UsageError(f"{source}: bad JSON: nested too deeply (a game is at most a list "
+                         "of lists of coins)")
     if isinstance(document, list) and all(not isinstance(x, list) for x in document):
         document = {"rows": [document]}
     if not isinstance(document, dict):

@@ -1,0 +1,143 @@
+"""The families of rows of the benchmark's table (benchmarks/families.py: linear peaks and
+valleys, coins from 2, 3 and 5 values, plateaus, ties at the top, the worst shapes the
+shape search found, ...) and random shapes of its generator: windows of them against the DP,
+whole rows against the plain C loop of benchmarks/plain_loop.c (skipped without a C
+compiler) and against the library's other paths (threads, parts, the exact twin, a Game).
+
+The module is skipped where benchmarks/ is not at hand (an installed sdist)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from coinsrow import Game, _core, play, profits, value
+
+from modes import scaled
+from oracles import dp_value
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    path = BENCHMARKS / f"{name}.py"
+    if not path.exists():
+        pytest.skip(f"benchmarks/{name}.py is not here", allow_module_level=True)
+    spec = importlib.util.spec_from_file_location(f"coinsrow_benchmarks_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+families = load("families")
+plain_c = load("plain_c")
+
+# Every family but Project Euler 477's (its own tests: the same random-like coins).
+KINDS = [kind for kind in families.FAMILIES if kind != "PE 477"]
+
+
+def random_shape(rng: random.Random) -> object:
+    return families.Shape(
+        base=rng.choice(families.BASES), period=rng.choice([2, 3, 5, 16, 100]),
+        amplitude=rng.choice([1, 10, 1000, 10**8]), noise=rng.choice([0, 1, 2, 100, 10**6]),
+        levels=rng.choice([0, 2, 3, 5, 10]), top=rng.choice([0.0, 0.1, 0.5]),
+        run=rng.choice([1.0, 1.5, 2.0, 8.0]))
+
+
+def check_small(row: list[int], where: object) -> None:
+    """value, profits and play of ``row`` against the DP, on one and several threads, as
+    int64 and as float64; each player following play() makes the DP's value."""
+    arr = np.array(row, dtype=np.int64)
+    want = dp_value(row)
+    total = sum(row)
+    for threads in (1, 3):
+        assert value(arr, threads=threads) == want, (where, threads)
+        assert profits(arr, threads=threads) == ((total + want) // 2,
+                                                 (total - want) // 2), (where, threads)
+    moves = list(play(arr, threads=1))
+    assert list(play(arr, threads=2)) == moves, where
+    i, j, made, sign = 0, len(row), 0, 1
+    for p in moves:
+        assert p in (i, j - 1), where
+        i, j = (i + 1, j) if p == i else (i, j - 1)
+        made += sign * row[p]
+        sign = -sign
+    assert i == j and made == want, where
+    assert value(arr.astype(np.float64), threads=1) == want, where
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_windows_of_every_family_against_the_dp(kind):
+    """Windows of every length up to 70 at random offsets of a longer row of the family
+    (the start of it, where the family's shape begins, included), and the family's own
+    short rows."""
+    rng = random.Random(kind)
+    long_row = families.make(kind, 4000, np.random.default_rng(rng.randrange(10**6))).tolist()
+    for trial in range(scaled(60, 4)):
+        n = rng.randint(0, 70)
+        start = 0 if trial % 5 == 0 else rng.randint(0, len(long_row) - n)
+        check_small(long_row[start:start + n], (kind, start, n))
+    for n in range(0, 40, 3):
+        check_small(families.make(kind, n, np.random.default_rng(n)).tolist(), (kind, n))
+
+
+def test_random_shapes_against_the_dp():
+    rng = random.Random(3117)
+    for trial in range(scaled(120, 4)):
+        shape = random_shape(rng)
+        n = rng.randint(0, 80)
+        row = shape(n, np.random.default_rng(trial)).tolist()
+        check_small(row, shape)
+
+
+@pytest.fixture(scope="module")
+def plain() -> object:
+    loop = plain_c.PlainC()
+    if loop.lib is None:
+        pytest.skip(f"the plain C loop is not available ({loop.why})")
+    return loop
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_family_against_the_c_loop(kind, plain):
+    """Whole rows of 10^5 coins (fewer in the exact mode), and a few cut at odd lengths."""
+    n = scaled(100_000, 20)
+    a = families.make(kind, n, np.random.default_rng(4242))
+    for stop in (n, n - 1, n // 3, 17):
+        row = np.ascontiguousarray(a[:stop])
+        assert value(row, threads=1) == plain.value(row), (kind, stop)
+
+
+def test_random_shapes_against_the_c_loop(plain):
+    rng = random.Random(3118)
+    for trial in range(scaled(40, 4)):
+        shape = random_shape(rng)
+        a = shape(rng.randint(1000, scaled(50_000, 10)), np.random.default_rng(trial))
+        assert value(a, threads=1) == plain.value(a), shape
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_family_on_the_other_paths(kind):
+    """The same answers on several threads, in parts, from the exact twin and from a Game
+    (its own kernel) as on one thread; profits and play agree with value."""
+    n = scaled(60_000, 20)
+    a = families.make(kind, n, np.random.default_rng(4243))
+    want = Game(rows=[a]).value()
+    moves = play(a, threads=1)
+    assert value(a, threads=1) == want
+    for threads in (2, 3, None):
+        assert value(a, threads=threads) == want, (kind, threads)
+        assert play(a, threads=threads) == moves, (kind, threads)
+        first, second = profits(a, threads=threads)
+        assert first - second == want and first + second == int(a.sum()), (kind, threads)
+    for parts in (2, 7):
+        assert _core.row_value(a, parts, 2, False) == (_core.Status.OK, want), (kind, parts)
+    assert _core.row_value_exact(a.tolist(), 3, 2, True) == (_core.Status.OK, want), kind
