@@ -19,7 +19,6 @@ import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from itertools import repeat
 from typing import Any, cast
@@ -34,7 +33,7 @@ from ._arrow import (
     values_view,
 )
 from ._coins import FLOAT64, INT64, OBJECTS, Column, column, split_format
-from ._dispatch import EXACT, Answer, Number, run, span, storage, twins
+from ._dispatch import EXACT, Answer, Number, kernels, run, span, storage
 from ._game import Profits
 from ._threads import thread_count
 
@@ -432,13 +431,13 @@ def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
     overflowing is solved again on its own by ``_dispatch.run``, which redoes it exactly.
     """
     n_games = len(offsets) - 1
-    machine, twin = twins("batch_solve")
+    kernel, _ = kernels("batch_solve", kind)
     if EXACT:
-        kernel, numbers = twin, coins.tolist()
+        numbers = coins.tolist()
         first: Any = [0] * n_games
         second: Any = [0] * n_games if want_profits else []
     else:
-        kernel, numbers = machine, coins
+        numbers = coins
         typecode = _TYPECODES[kind]
         first = array(typecode, bytes(8 * n_games))
         second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
@@ -452,6 +451,8 @@ def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
     if n_threads == 1 or len(chunks) <= 1 or EXACT:
         reports = [run_chunk(chunk) for chunk in chunks]
     else:
+        from concurrent.futures import ThreadPoolExecutor  # 7 ms to import: only here
+
         pool = ThreadPoolExecutor(max_workers=min(n_threads, len(chunks)))
         try:
             reports = list(pool.map(run_chunk, chunks))

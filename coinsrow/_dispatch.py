@@ -46,8 +46,8 @@ from ._coins import (
     unify,
 )
 
-__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Coins", "Number", "Structure", "span",
-           "run", "storage"]
+__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Coins", "Number", "Structure", "kernels",
+           "span", "run", "storage", "twins"]
 
 Number: TypeAlias = int | float | Fraction | Decimal
 
@@ -275,13 +275,36 @@ def twins(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
     return machine, getattr(_core, name + suffix)
 
 
+# The name of a fused kernel's specialisation for each machine kind.
+_SPECIALISATIONS = {INT64: "int64_t", FLOAT64: "double"}
+_KERNELS: dict[tuple[str, str], tuple[Callable[..., Any], Callable[..., Any]]] = {}
+
+
+def kernels(name: str, kind: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """What ``run`` calls first on coins of ``kind`` (the machine kernel ``name``, its twin
+    with ``COINSROW_EXACT=1``) and the exact twin, looked up once a process.
+
+    A fused kernel is called through its specialisation for the kind: the fused function's
+    own dispatch imports NumPy to look at its argument (some 60 ms on the first call) and
+    costs 0.25 us a call (benchmarks/small_calls.py).
+    """
+    found = _KERNELS.get((name, kind))
+    if found is None:
+        machine, twin = twins(name)
+        signatures = getattr(machine, "__signatures__", None)
+        if signatures is not None and kind in _SPECIALISATIONS:
+            machine = signatures[_SPECIALISATIONS[kind]]
+        found = _KERNELS[(name, kind)] = (twin if EXACT else machine, twin)
+    return found
+
+
 def run(coins: Coins, kernel: str, *args: Any, answer: Answer = Answer.NUMBER) -> Any:
     """Run ``kernel`` (a name in ``_core``) over ``coins`` with ``args``, through the one
     path above; for ``Answer.STRUCTURE``, a ``Structure``."""
-    machine, twin = twins(kernel)
+    machine, twin = kernels(kernel, coins.kind)
 
     def first(numbers: Any) -> Any:  # the machine kernel (its twin in the exact mode)
-        return (twin if EXACT else machine)(numbers, *args)
+        return machine(numbers, *args)
 
     payload = _solve(coins, first if coins.kind != OBJECTS else None,
                      lambda numbers: twin(numbers, *args), answer)

@@ -51,6 +51,8 @@ def row_split(n: int, threads: Any) -> tuple[int, int]:
     thread reduces the row coin after coin, in one part.
     """
     if threads is None:
+        if n < 2 * ROW_COINS_PER_THREAD:
+            return 1, 1  # one thread, whatever the cores: not worth asking the OS for them
         count = max(1, min(available_cores(), n // ROW_COINS_PER_THREAD))
     else:
         count = thread_count(threads)
