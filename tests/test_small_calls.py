@@ -7,7 +7,11 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,3 +118,44 @@ def test_a_short_row_does_not_ask_for_the_cores(monkeypatch: pytest.MonkeyPatch)
     assert coinsrow.value([3, 1, 2]) == 2
     with pytest.raises(AssertionError):
         _threads.row_split(2 * _threads.ROW_COINS_PER_THREAD, None)
+
+
+_BAD_ROWS = [[1, float("nan")], [float("-inf")], [1, "x"], [True, 2], (1, 2**70),
+             [1.5, 2**1100], [Fraction(1, 3), 2], [Decimal("0.5"), 1], [Decimal("1"), 0.5],
+             [None], [[1]], []]
+
+
+@pytest.mark.parametrize("row", _BAD_ROWS + [(3, 1, 2), [2.5, -0.0, 1], [Fraction(7, 2)]],
+                         ids=repr)
+def test_an_engine_of_a_list_is_the_engine_of_its_game(row: Any) -> None:
+    """Engine(list) skips building a Game: the same position, answers, types and errors."""
+    def outcome(make: Callable[[], coinsrow.Engine]) -> Any:
+        try:
+            engine = make()
+        except Exception as error:
+            return type(error), str(error)
+        trace = [(engine.value(), type(engine.value()), len(engine), engine.game)]
+        while len(engine):
+            move = engine.best_move()
+            trace.append((move, type(move.coin), engine.take(move), engine.value()))
+        return trace
+
+    assert outcome(lambda: coinsrow.Engine(row)) == outcome(
+        lambda: coinsrow.Engine(coinsrow.Game(rows=[row])))
+
+
+def test_engines_of_random_lists() -> None:
+    rng = random.Random(4)
+    for _ in range(300):
+        n = rng.randint(0, 12)
+        row: list[Any] = [rng.choice([rng.randint(-5, 5), rng.randint(-2**63, 2**63 - 1),
+                                      rng.uniform(-3, 3), 2**64]) for _ in range(n)]
+        engine, reference = coinsrow.Engine(row), coinsrow.Engine(coinsrow.Game(rows=[row]))
+        assert engine.value() == reference.value()
+        assert type(engine.value()) is type(reference.value())
+        while len(engine):
+            move = reference.best_move()
+            assert engine.best_move() == move
+            engine.take(move)
+            reference.take(move)
+            assert engine.value() == reference.value()
