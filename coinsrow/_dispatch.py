@@ -246,20 +246,20 @@ def _status(reply: Any) -> tuple[Any, Any]:
     return status, (reply if status == Status.OK else reply.bad_index)
 
 
-def _solve(coins: Coins, first: Callable[[Any], Any] | None,
-           exact: Callable[[list], Any], answer: Answer) -> Any:
-    """The one path from a kernel's status to its fallback: ``first(numbers)`` (the machine
-    kernel, or the twin on the same numbers) unless it is None, then if it overflowed
-    ``exact(exact numbers)`` under the exact Decimal context; the payload put in the game's
-    number type."""
+def _solve(coins: Coins, first: Callable[..., Any] | None, exact: Callable[..., Any],
+           answer: Answer, args: tuple = ()) -> Any:
+    """The one path from a kernel's status to its fallback: ``first(numbers, *args)`` (the
+    machine kernel, or the twin on the same numbers) unless it is None, then if it
+    overflowed ``exact(exact numbers, *args)`` under the exact Decimal context; the payload
+    put in the game's number type."""
     if first is not None:
-        status, payload = _status(first(coins.objects() if EXACT else coins.data))
+        status, payload = _status(first(coins.objects() if EXACT else coins.data, *args))
         if status == Status.OK:
             return _answer(coins, payload, answer)
         if status == Status.NOT_FINITE:
             raise coins.not_finite(payload)
     with decimal.localcontext(EXACT_DECIMAL):
-        status, payload = _status(exact(coins.exact()))
+        status, payload = _status(exact(coins.exact(), *args))
         if status == Status.NOT_FINITE:  # pragma: no cover - refused by the first attempt
             raise coins.not_finite(payload)
         if status != Status.OK:  # pragma: no cover - exact numbers never overflow
@@ -301,13 +301,8 @@ def kernels(name: str, kind: str) -> tuple[Callable[..., Any], Callable[..., Any
 def run(coins: Coins, kernel: str, *args: Any, answer: Answer = Answer.NUMBER) -> Any:
     """Run ``kernel`` (a name in ``_core``) over ``coins`` with ``args``, through the one
     path above; for ``Answer.STRUCTURE``, a ``Structure``."""
-    machine, twin = kernels(kernel, coins.kind)
-
-    def first(numbers: Any) -> Any:  # the machine kernel (its twin in the exact mode)
-        return machine(numbers, *args)
-
-    payload = _solve(coins, first if coins.kind != OBJECTS else None,
-                     lambda numbers: twin(numbers, *args), answer)
+    first, twin = kernels(kernel, coins.kind)
+    payload = _solve(coins, first if coins.kind != OBJECTS else None, twin, answer, args)
     if answer is Answer.STRUCTURE:
         return Structure(coins, twin, args, payload)
     return payload
