@@ -159,3 +159,18 @@ def test_engines_of_random_lists() -> None:
             engine.take(move)
             reference.take(move)
             assert engine.value() == reference.value()
+
+
+def test_the_cores_are_asked_for_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = []
+
+    def ask() -> int:
+        asked.append(1)
+        return 3
+
+    monkeypatch.setattr(_threads, "_cores", None)
+    monkeypatch.setattr(_threads, "_ask_cores", ask)
+    assert _threads.thread_count(None) == 3
+    assert _threads.row_split(10 * _threads.ROW_COINS_PER_THREAD, None) == (12, 3)
+    assert coinsrow.values_many([[1, 2], [3]]) == [1, 3]
+    assert asked == [1]
