@@ -210,7 +210,9 @@ def main() -> None:
         ("`value()` a game, 10^4 rows of 1-30", value_games, sort_games,
          "`sorted()` a game"),
     ]
-    print(f"Python {sys.version.split()[0]}, {rounds} rounds; a = 16 random ints in 0..100\n")
+    run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    print(f"run {run}, Python {sys.version.split()[0]}, {rounds} rounds; "
+          "a = 16 random ints in 0..100\n")
     print("| call | time | baseline | baseline time | ratio |")
     print("| --- | --- | --- | --- | --- |")
     for label, subject, baseline, baseline_label in calls:
