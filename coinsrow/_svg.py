@@ -22,6 +22,7 @@ __all__ = ["MAX_COINS", "format_number", "game_svg", "tidy_profits"]
 #: each coin is one element of at most a few hundred bytes).
 MAX_COINS = 5000
 
+
 def escape(text: str) -> str:
     """``text`` with ``&``, ``<`` and ``>`` escaped for XML."""
     # Imported when drawing only: xml.sax.saxutils imports urllib.request, 26 ms at start-up
