@@ -58,12 +58,34 @@ LINK_ARGS = {
     "msvc": [],
     # GNU ld, gold and lld: no debug sections from crt and libgcc objects either. (The
     # symbol table stays, for profilers.) macOS keeps debug information out of the binary.
-    "unix": ["-Wl,--strip-debug"] if not DEBUG and sys.platform.startswith("linux") else [],
+    # noseparate-code: no page of padding between the code and the data segments of each of
+    # the package's modules (4 KiB less per module measured on x86-64).
+    "unix": ["-Wl,--strip-debug", "-Wl,-z,noseparate-code"]
+    if not DEBUG and sys.platform.startswith("linux") else [],
 }
 
 
+# The compiled core is a package of extension modules, one per ``.pyx`` file under
+# coinsrow/_core/ (found here, never listed by hand), plus Cython's runtime, which every
+# module imports from one shared module instead of carrying its own copy.
+PACKAGE_DIR = HERE / "coinsrow" / "_core"
+PACKAGE = "coinsrow._core"
+SHARED_RUNTIME = PACKAGE + "._cyutility"
+
+
+def kernel_modules() -> list[Extension]:
+    """One Extension per ``coinsrow/_core/*.pyx``, and the shared Cython runtime."""
+    modules = [
+        Extension(f"{PACKAGE}.{path.stem}", [f"coinsrow/_core/{path.name}"])
+        for path in sorted(PACKAGE_DIR.glob("*.pyx"))
+    ]
+    modules.append(Extension(SHARED_RUNTIME, ["coinsrow/_core/_cyutility.c"]))
+    return modules
+
+
 class BuildExt(build_ext):
-    """build_ext that cythonizes, recompiles after a change of build mode and records it."""
+    """build_ext that cythonizes (only what changed), recompiles after a change of build mode
+    and records it."""
 
     def run(self) -> None:
         build_base = Path(self.get_finalized_command("build").build_base)
@@ -72,28 +94,43 @@ class BuildExt(build_ext):
             mode_changed = mode_file.read_text().strip() != MODE
         except OSError:
             # No record: a fresh build directory, or C generated in an unknown mode.
-            mode_changed = any(Path(self.build_temp).glob("coinsrow/*.c"))
+            mode_changed = any(Path(self.build_temp).glob("coinsrow/**/*.c"))
         if mode_changed:
             self.force = True
+        self.cythonize()
         super().run()
         mode_file.parent.mkdir(parents=True, exist_ok=True)
         mode_file.write_text(MODE + "\n")
 
-    def build_extension(self, ext: Extension) -> None:
+    def cythonize(self) -> None:
+        """Generate the C of every module whose sources (its .pyx and every .pxd it cimports)
+        changed since the last run, in parallel with ``-j``; the C goes to the build
+        directory."""
         from Cython.Build import cythonize
 
-        (generated,) = cythonize(
-            [ext],
+        generated = cythonize(
+            self.extensions,
             compiler_directives=DIRECTIVES,
             build_dir=self.build_temp,
             force=self.force,
             quiet=not self.verbose,
+            nthreads=self.parallel or 0,
+            shared_utility_qualified_name=SHARED_RUNTIME,
         )
-        ext.sources = generated.sources
-        kind = "msvc" if self.compiler.compiler_type == "msvc" else "unix"
-        ext.extra_compile_args = COMPILE_ARGS[kind]
-        ext.extra_link_args = LINK_ARGS[kind]
-        super().build_extension(ext)
+        by_name = {ext.name: ext for ext in generated}
+        kind = "msvc" if self.compiler_type() == "msvc" else "unix"
+        for ext in self.extensions:
+            ext.sources = by_name[ext.name].sources
+            # The C file depends on its .pyx and the .pxd files: the compiler reruns when
+            # Cython rewrote the C, and only then.
+            ext.depends = []
+            ext.extra_compile_args = COMPILE_ARGS[kind]
+            ext.extra_link_args = LINK_ARGS[kind]
+
+    def compiler_type(self) -> str:
+        from setuptools._distutils.ccompiler import get_default_compiler
+
+        return self.compiler if isinstance(self.compiler, str) else get_default_compiler()
 
 
 class EggInfo(egg_info):
@@ -180,7 +217,7 @@ def source_url() -> str | None:
 
 if __name__ == "__main__":  # as setuptools runs it; tests import it for pypi_description
     setup(
-        ext_modules=[Extension("coinsrow._core", ["coinsrow/_core.pyx"])],
+        ext_modules=kernel_modules(),
         cmdclass={"build_ext": BuildExt, "egg_info": EggInfo, "sdist": Sdist},
         long_description=pypi_description((HERE / "README.md").read_text(encoding="utf-8"),
                                           source_url()),

@@ -16,9 +16,11 @@ Profits(first=8, second=5)
 try:
     from . import _core  # noqa: F401
 except ImportError:
-    from importlib.util import find_spec
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from os import path
 
-    if find_spec(f"{__name__}._core") is not None:
+    _modules = path.join(__path__[0], "_core", "_rows")
+    if any(path.exists(_modules + suffix) for suffix in EXTENSION_SUFFIXES):
         raise  # built, but it does not load: the original error says why
     raise ImportError(
         f"coinsrow's compiled core (coinsrow._core) is not built for this Python in "
@@ -37,10 +39,10 @@ _HOMES = {
     "Engine": "_engine",
     "Game": "_game",
     "Intervals": "_intervals",
-    "Move": "_game",
-    "PizzaResult": "_pizza",
+    "Move": "_moves",
+    "PizzaResult": "_results",
     "Playout": "_strategies",
-    "Profits": "_game",
+    "Profits": "_results",
     "best_move": "_game",
     "cooperative_max": "_cooperative",
     "pizza": "_pizza",
@@ -61,9 +63,11 @@ if TYPE_CHECKING:
     from ._batch import profits_many, values_many
     from ._cooperative import cooperative_max
     from ._engine import Engine
-    from ._game import Game, Move, Profits, best_move, play, profits, value
+    from ._game import Game, best_move, play, profits, value
     from ._intervals import Intervals
-    from ._pizza import PizzaResult, pizza
+    from ._moves import Move
+    from ._pizza import pizza
+    from ._results import PizzaResult, Profits
     from ._strategies import Playout, simulate
 
 

@@ -5,9 +5,10 @@ list layout (game i is ``flat[offsets[i]:offsets[i + 1]]``), which is how a NumP
 concatenated rows, a ``pyarrow`` ListArray and a Parquet column of lists are stored. The
 machine-number games are packed into one int64 and one float64 buffer (without a copy when
 the input already is one), cut into chunks of whole games, and each chunk is solved by one
-GIL-free kernel call; the chunks run on a thread pool, so that a batch uses several cores
-without OpenMP. Games whose int64 arithmetic overflows are redone exactly on Python ints, one
-by one; every other game keeps its machine result.
+GIL-free kernel call (``_dispatch.run_games``, which reads the statuses); the chunks run on a
+thread pool, so that a batch uses several cores without OpenMP. Games whose int64 arithmetic
+overflows are redone exactly on Python ints, one by one; every other game keeps its machine
+result.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numbers
 import struct
 import sys
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from itertools import repeat
 from typing import Any, cast
@@ -32,9 +33,9 @@ from ._arrow import (
     list_chunks,
     values_view,
 )
-from ._coins import FLOAT64, INT64, OBJECTS, Column, column, split_format
-from ._dispatch import EXACT, Answer, Number, kernels, run, span, storage
-from ._game import Profits
+from ._coins import FLOAT64, INT64, OBJECTS, TYPECODES, Column, Number, column, split_format
+from ._dispatch import Answer, ChunkMap, run_game, run_games
+from ._results import Profits
 from ._threads import thread_count
 
 __all__ = ["profits_many", "values_many"]
@@ -48,8 +49,6 @@ _CHUNK_COINS = 1 << 18
 _CHUNK_GAMES = 1 << 15
 # From this many games on, profits_many pauses the garbage collector while it builds Profits.
 _GC_PAUSE_GAMES = 10000
-
-_TYPECODES = {INT64: "q", FLOAT64: "d"}
 
 _INT_CODES = frozenset("bBhHiIlLqQnN")
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
@@ -151,7 +150,7 @@ class _Pack:
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.coins = array(_TYPECODES[kind])
+        self.coins = array(TYPECODES[kind])
         self.offsets = array("q", [0])
         self.games: list[int] = []  # the index of each packed game in the batch
 
@@ -214,11 +213,9 @@ def _solve_rows(rows: Any, n_threads: int, want_profits: bool, first_index: int 
 
 def _solve_exact(col: Column, want_profits: bool, name: str = "row") -> Result:
     """One game on its own, exactly as ``value`` and ``profits`` solve it."""
-    coins = storage([col], 1, [name], copy=False, where=name)
-    args = (*span(0, len(col)), 1)
     if want_profits:
-        return Profits(*run(coins, "game_profits", *args, answer=Answer.PROFITS))
-    return cast(Number, run(coins, "game_value", *args))
+        return Profits(*run_game(col, Answer.PROFITS, name))
+    return cast(Number, run_game(col, Answer.NUMBER, name))
 
 
 # -- a flat buffer and offsets ----------------------------------------------------------------
@@ -426,64 +423,31 @@ def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
                   n_threads: int, want_profits: bool, name: Callable[[int], int]) -> list:
     """Solve every game of a flat int64/float64 buffer: game g is coins[offsets[g] - base:...].
 
-    ``name(g)`` is game g's index in the caller's batch, for error messages. The chunks run
-    the machine kernel (its exact twin with ``COINSROW_EXACT=1``); a game it reports as
-    overflowing is solved again on its own by ``_dispatch.run``, which redoes it exactly.
+    ``name(g)`` is game g's index in the caller's batch, for error messages. The chunks of
+    games run on ``n_threads`` threads through ``_dispatch.run_games``, which redoes a game
+    that overflows exactly, on its own.
     """
-    n_games = len(offsets) - 1
-    kernel, _ = kernels("batch_solve", kind)
-    if EXACT:
-        numbers = coins.tolist()
-        first: Any = [0] * n_games
-        second: Any = [0] * n_games if want_profits else []
-    else:
-        numbers = coins
-        typecode = _TYPECODES[kind]
-        first = array(typecode, bytes(8 * n_games))
-        second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
-    status = bytearray(n_games)
+    firsts, seconds = run_games(kind, coins, base, offsets, _chunks(offsets, len(offsets) - 1),
+                                None if n_threads == 1 else _on_threads(n_threads),
+                                Answer.PROFITS if want_profits else Answer.NUMBER, name)
+    return _profits_list(firsts, seconds) if want_profits else firsts
 
-    def run_chunk(chunk: tuple[int, int]) -> tuple[int, int]:
-        return cast("tuple[int, int]", kernel(numbers, base, offsets, chunk[0], chunk[1],
-                                              first, second, status))
 
-    chunks = _chunks(offsets, n_games)
-    if n_threads == 1 or len(chunks) <= 1 or EXACT:
-        reports = [run_chunk(chunk) for chunk in chunks]
-    else:
+def _on_threads(n_threads: int) -> ChunkMap:
+    """How ``run_games`` makes its kernel calls on a pool of ``n_threads`` threads."""
+
+    def on_threads(solve_chunk: Callable[[tuple[int, int]], Any],
+                   chunks: Sequence[tuple[int, int]]) -> list:
         from concurrent.futures import ThreadPoolExecutor  # 7 ms to import: only here
 
         pool = ThreadPoolExecutor(max_workers=min(n_threads, len(chunks)))
         try:
-            reports = list(pool.map(run_chunk, chunks))
+            return list(pool.map(solve_chunk, chunks))
         finally:
             # On an error or Ctrl-C, the chunks not started yet are dropped, not waited for.
             pool.shutdown(wait=True, cancel_futures=True)
-    bad_coins = [payload for code, payload in reports if code == _core.Status.NOT_FINITE]
-    if bad_coins:
-        flat_index = min(bad_coins)
-        game = bisect.bisect_right(offsets, flat_index + base) - 1
-        start = offsets[game] - base
-        raise _not_finite(f"game {name(game)}", flat_index - start, coins[flat_index])
-    if EXACT:  # the twin's answers, in the games' number type (0 is 0.0 in a float game)
-        convert = float if kind == FLOAT64 else int
-        firsts: list[Any] = [convert(x) for x in first]
-        seconds: list[Any] = [convert(x) for x in second]
-    else:
-        firsts = first.tolist()
-        seconds = second.tolist()
-    if any(code == _core.Status.OVERFLOW for code, _ in reports):
-        for g in _overflowed(status):
-            start, stop = offsets[g] - base, offsets[g + 1] - base
-            exact: Any = _solve_exact(Column(kind, coins[start:stop]), want_profits,
-                                      f"game {name(g)}")
-            if want_profits:
-                firsts[g], seconds[g] = exact
-            else:
-                firsts[g] = exact
-    if want_profits:
-        return _profits_list(firsts, seconds)
-    return firsts
+
+    return on_threads
 
 
 def _profits_list(firsts: list, seconds: list) -> list[Profits]:
@@ -501,15 +465,3 @@ def _profits_list(firsts: list, seconds: list) -> list[Profits]:
     finally:
         if pause:
             gc.enable()
-
-
-def _overflowed(status: bytearray) -> Iterable[int]:
-    marker = bytes([_core.Status.OVERFLOW])
-    g = status.find(marker)
-    while g >= 0:
-        yield g
-        g = status.find(marker, g + 1)
-
-
-def _not_finite(name: str, index: int, coin: Any) -> ValueError:
-    return ValueError(f"{name}: coin at index {index} is {coin!r}; coins must be finite")

@@ -49,9 +49,11 @@ import coinsrow
 
 from ._coins import column
 from ._dispatch import EXACT_DECIMAL
-from ._game import Game, Move, play_moves
+from ._game import Game, play_moves
 from ._html import HTML_MAX_COINS, SUMMARY_MOVES
-from ._svg import MAX_COINS, format_number, game_svg, tidy_profits
+from ._moves import Move
+from ._svg import MAX_COINS, game_svg, tidy_profits
+from ._text import format_number
 
 __all__ = ["main"]
 

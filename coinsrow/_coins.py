@@ -11,6 +11,10 @@ Every rejection is a ``TypeError`` (not a number, not a row) or a ``ValueError``
 that cannot be a coin: NaN, an infinity, a float out of range; a buffer of the wrong shape),
 and its message names the row or stack (``where``), the index of the coin and its value or
 type. Inputs are only read, never modified.
+
+The normalised components of a game are then laid out in one flat storage, ``Coins``
+(``storage``; ``row_coins`` for the one-row functions), which every kernel reads through
+``_dispatch.run``. docs/architecture.md shows where this sits in the data flow.
 """
 
 from __future__ import annotations
@@ -25,9 +29,14 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeAlias, cast
 
+#: The number types of coins and answers: a game's answers are of its coins' type.
+Number: TypeAlias = int | float | Fraction | Decimal
+
 INT64 = "int64"
 FLOAT64 = "float64"
 OBJECTS = "objects"
+#: The ``array`` type code of each machine kind.
+TYPECODES = {INT64: "q", FLOAT64: "d"}
 
 # The data of a column: a 1-D buffer of int64 ("q") or float64 ("d") for INT64 and FLOAT64, a
 # list of exact Python numbers for OBJECTS. Which one is told by ``kind``, which the type
@@ -393,3 +402,171 @@ def as_floats(col: Column) -> Buffer1D:
 
 def as_int64(col: Column) -> Buffer1D:
     return cast(Buffer1D, col.data)
+
+
+# -- one flat storage of a game's coins -------------------------------------------------------
+
+def _round_float(exact: Any) -> float:
+    """An exact number rounded to the nearest float: +-inf beyond the float range."""
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+class Coins:
+    """The flat storage of a position's coins, and the exact-number context of its game.
+
+    ``kind`` is INT64, FLOAT64 or OBJECTS; ``data`` an int64/float64 buffer (a memoryview)
+    or a list of Python numbers of one ``exact_type`` (int, Fraction or Decimal; ``float``
+    for FLOAT64, ``int`` for INT64). Component c occupies ``data[bases[c]:bases[c] +
+    lengths[c]]``; components ``n_rows ..`` are stacks; ``names[c]`` names it in errors. A
+    forest's nodes follow them from ``forest_base`` on. Immutable once built: the positions
+    of a game share it.
+    """
+
+    __slots__ = ("kind", "exact_type", "data", "bases", "lengths", "n_rows", "names",
+                 "forest_base", "_objects", "_exact", "_exponent")
+
+    def __init__(self, kind: str, exact_type: type, data: Any, bases: Sequence[int],
+                 lengths: Sequence[int], n_rows: int, names: Sequence[str],
+                 forest_base: int | None = None) -> None:
+        self.kind = kind
+        self.exact_type = float if kind == FLOAT64 else exact_type
+        self.data = data
+        self.bases = bases
+        self.lengths = lengths
+        self.n_rows = n_rows
+        self.names = names
+        self.forest_base = forest_base
+        self._objects: list | None = None
+        self._exact: list | None = None
+        self._exponent: int | None = None
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    # -- the numbers in the forms the kernels read ------------------------------------------
+
+    def objects(self) -> list:
+        """The coins as Python numbers (ints, floats, Fractions or Decimals), cached."""
+        if self._objects is None:
+            self._objects = self.data if self.kind == OBJECTS else self.data.tolist()
+        return self._objects
+
+    def exact(self) -> list:
+        """The coins as exact numbers: floats become Fractions (no NaN or infinity is left
+        by then: the machine kernel or ``check_finite`` has refused them)."""
+        if self._exact is None:
+            if self.kind == FLOAT64:
+                coins = self.objects()
+                try:
+                    self._exact = [Fraction(x) for x in coins]
+                except (ValueError, OverflowError):
+                    bad = next(i for i, x in enumerate(coins) if not math.isfinite(x))
+                    raise self.not_finite(bad) from None
+            else:
+                self._exact = self.objects()
+        return self._exact
+
+    def decimal_exponent(self) -> int:
+        """The finest exponent among ALL the game's coins, forest included (0 if none is
+        finer): every sum of coins is exact there."""
+        if self._exponent is None:
+            exponent = 0
+            if self.exact_type is Decimal:
+                for x in self.data:
+                    e = x.as_tuple().exponent
+                    if isinstance(e, int) and e < exponent:
+                        exponent = e
+            self._exponent = exponent
+        return self._exponent
+
+    # -- results and errors ------------------------------------------------------------------
+
+    def number(self, exact: Any) -> Number:
+        """An answer in the game's number type: floats rounded once, 0 typed."""
+        kind = self.exact_type
+        if kind is float:
+            return exact if type(exact) is float else _round_float(exact)
+        if kind is int:
+            return int(exact)
+        result: Any = exact if type(exact) is kind else kind(exact)
+        return cast(Number, result)
+
+    def coin(self, flat_index: int) -> Number:
+        coin: Number = self.data[flat_index]
+        return coin
+
+    def locate(self, flat_index: int) -> tuple[str, str]:
+        """(name of the component, "index i" or "node i") of a flat index."""
+        base = self.forest_base
+        if base is not None and flat_index >= base:
+            return "forest", f"node {flat_index - base}"
+        for c, (start, length) in enumerate(zip(self.bases, self.lengths)):
+            if start <= flat_index < start + length:
+                return self.names[c], f"index {flat_index - start}"
+        return "game", f"index {flat_index}"  # pragma: no cover - every coin has a place
+
+    def not_finite(self, flat_index: int) -> ValueError:
+        name, place = self.locate(flat_index)
+        return ValueError(f"{name}: coin at {place} is {short_repr(self.coin(flat_index))}; "
+                          "coins must be finite")
+
+
+def storage(columns: Sequence[Column], n_rows: int, names: Sequence[str],
+            forest: Column | None = None, *, copy: bool = True, where: str = "game") -> Coins:
+    """One flat storage for the components (rows first, then stacks) and a forest's values
+    (after them), in the one number kind they are solved in (``unify``).
+
+    With ``copy`` (a ``Game``: immutable, it never keeps a view of a caller's mutable
+    buffer) the coins are always copied; without it (one call of a one-row function) a
+    single int64/float64 buffer is read where it is. O(n).
+    """
+    lengths = [len(c) for c in columns]
+    bases = []
+    offset = 0
+    for length in lengths:
+        bases.append(offset)
+        offset += length
+    every = list(columns) if forest is None else [*columns, forest]
+    kind, exact_type = unify(every, where)
+    data: Any
+    if kind in (INT64, FLOAT64):
+        parts = [cast(Buffer1D, c.data) if kind == INT64 else as_floats(c) for c in every]
+        if len(parts) == 1 and not (copy and isinstance(parts[0], memoryview)):
+            data = memoryview(parts[0])
+        else:
+            flat: array[Any] = array(TYPECODES[kind])
+            for part in parts:
+                flat.frombytes(memoryview(part).cast("B"))
+            data = memoryview(flat)
+    else:
+        data = []
+        for c in every:
+            data.extend(as_objects(c, exact_type))
+    return Coins(kind, exact_type, data, bases, lengths, n_rows, names,
+                 None if forest is None else offset)
+
+
+# Types that hold coins but are not rows (``Game``), refused by the one-row functions with a
+# hint; the modules that define them register them (``refuse_as_row``), so that this module,
+# at the bottom of the imports, needs none of them.
+_NOT_ROWS: tuple[type, ...] = ()
+
+
+def refuse_as_row(kind: type) -> None:
+    """Make ``row_coins`` refuse ``kind`` ("expected a row of coins, got a Game; call its
+    methods instead") instead of reporting it as an object that is not a sequence."""
+    global _NOT_ROWS
+    _NOT_ROWS += (kind,)
+
+
+def row_coins(row: Any, name: str = "row") -> Coins:
+    """The storage of one row for the one-row functions (a buffer is read where it is). O(n)
+    (O(1) for an int64/float64 buffer)."""
+    if isinstance(row, _NOT_ROWS):
+        raise TypeError(f"expected a row of coins, got a {type(row).__name__}; "
+                        "call its methods instead")
+    col = column(row, name)
+    return storage([col], 1, [name], copy=False, where=name)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._dispatch import Number, run
-from ._game import row_coins
+from ._coins import Number, row_coins
+from ._dispatch import run
 
 __all__ = ["cooperative_max"]
 

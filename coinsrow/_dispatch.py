@@ -1,7 +1,7 @@
 """The one dispatch layer: every kernel of ``coinsrow._core`` is run from here.
 
-A position's coins are kept in one flat storage, ``Coins``: a contiguous int64 or float64
-buffer (the machine kinds) or a list of exact Python numbers, with the layout of the
+A position's coins are kept in one flat storage, ``_coins.Coins``: a contiguous int64 or
+float64 buffer (the machine kinds) or a list of exact Python numbers, with the layout of the
 components in it. ``run`` solves a kernel over it, the same way for every entry point:
 
 1. the machine kernel on the buffer (or, with ``COINSROW_EXACT=1`` in the environment at
@@ -17,39 +17,28 @@ components in it. ``run`` solves a kernel over it, the same way for every entry 
    range, never NaN); Decimal profits are written at the finest exponent of the game's coins.
 
 Kernel structures that answer many queries (the window structure, sub-row values) are built
-the same way and wrapped in a ``Structure``, whose queries take the same path.
+the same way and wrapped in a ``Structure``, whose queries take the same path. A batch of
+one-row games takes it too, through ``run_games``: one kernel call per chunk of games, one
+status per game.
 docs/architecture.md describes the layout and the kernels' contract.
 """
 
 from __future__ import annotations
 
+import bisect
 import decimal
 import enum
-import math
 import os
 from array import array
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from fractions import Fraction
-from typing import Any, TypeAlias, cast
+from typing import Any, cast
 
 from . import _core
-from ._coins import (
-    FLOAT64,
-    INT64,
-    OBJECTS,
-    Buffer1D,
-    Column,
-    as_floats,
-    as_objects,
-    short_repr,
-    unify,
-)
+from ._coins import FLOAT64, INT64, OBJECTS, TYPECODES, Coins, Column, Number, storage
 
-__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Coins", "Number", "Structure", "kernels",
-           "span", "run", "storage", "twins"]
-
-Number: TypeAlias = int | float | Fraction | Decimal
+__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Structure", "kernels", "span", "run",
+           "run_game", "run_games", "twins"]
 
 #: ``COINSROW_EXACT=1`` at import: every kernel runs as its exact twin (for tests and
 #: debugging; the answers are the same, a constant factor slower).
@@ -76,149 +65,6 @@ class Answer(enum.Enum):
     INDEXED = "indexed"        # (an index, a number): the pizza's (first slice, value)
     PLAY = "play"              # written into the caller's buffers; the payload is ignored
     STRUCTURE = "structure"    # a kernel object: wrapped in a ``Structure``
-
-
-def _round_float(exact: Any) -> float:
-    """An exact number rounded to the nearest float: +-inf beyond the float range."""
-    try:
-        return float(exact)
-    except OverflowError:
-        return math.inf if exact > 0 else -math.inf
-
-
-class Coins:
-    """The flat storage of a position's coins, and the exact-number context of its game.
-
-    ``kind`` is INT64, FLOAT64 or OBJECTS; ``data`` an int64/float64 buffer (a memoryview)
-    or a list of Python numbers of one ``exact_type`` (int, Fraction or Decimal; ``float``
-    for FLOAT64, ``int`` for INT64). Component c occupies ``data[bases[c]:bases[c] +
-    lengths[c]]``; components ``n_rows ..`` are stacks; ``names[c]`` names it in errors. A
-    forest's nodes follow them from ``forest_base`` on. Immutable once built: the positions
-    of a game share it.
-    """
-
-    __slots__ = ("kind", "exact_type", "data", "bases", "lengths", "n_rows", "names",
-                 "forest_base", "_objects", "_exact", "_exponent")
-
-    def __init__(self, kind: str, exact_type: type, data: Any, bases: Sequence[int],
-                 lengths: Sequence[int], n_rows: int, names: Sequence[str],
-                 forest_base: int | None = None) -> None:
-        self.kind = kind
-        self.exact_type = float if kind == FLOAT64 else exact_type
-        self.data = data
-        self.bases = bases
-        self.lengths = lengths
-        self.n_rows = n_rows
-        self.names = names
-        self.forest_base = forest_base
-        self._objects: list | None = None
-        self._exact: list | None = None
-        self._exponent: int | None = None
-
-    def __len__(self) -> int:
-        return len(self.data)
-
-    # -- the numbers in the forms the kernels read ------------------------------------------
-
-    def objects(self) -> list:
-        """The coins as Python numbers (ints, floats, Fractions or Decimals), cached."""
-        if self._objects is None:
-            self._objects = self.data if self.kind == OBJECTS else self.data.tolist()
-        return self._objects
-
-    def exact(self) -> list:
-        """The coins as exact numbers: floats become Fractions (no NaN or infinity is left
-        by then: the machine kernel or ``check_finite`` has refused them)."""
-        if self._exact is None:
-            if self.kind == FLOAT64:
-                coins = self.objects()
-                try:
-                    self._exact = [Fraction(x) for x in coins]
-                except (ValueError, OverflowError):
-                    bad = next(i for i, x in enumerate(coins) if not math.isfinite(x))
-                    raise self.not_finite(bad) from None
-            else:
-                self._exact = self.objects()
-        return self._exact
-
-    def decimal_exponent(self) -> int:
-        """The finest exponent among ALL the game's coins, forest included (0 if none is
-        finer): every sum of coins is exact there."""
-        if self._exponent is None:
-            exponent = 0
-            if self.exact_type is Decimal:
-                for x in self.data:
-                    e = x.as_tuple().exponent
-                    if isinstance(e, int) and e < exponent:
-                        exponent = e
-            self._exponent = exponent
-        return self._exponent
-
-    # -- results and errors ------------------------------------------------------------------
-
-    def number(self, exact: Any) -> Number:
-        """An answer in the game's number type: floats rounded once, 0 typed."""
-        kind = self.exact_type
-        if kind is float:
-            return exact if type(exact) is float else _round_float(exact)
-        if kind is int:
-            return int(exact)
-        result: Any = exact if type(exact) is kind else kind(exact)
-        return cast(Number, result)
-
-    def coin(self, flat_index: int) -> Number:
-        coin: Number = self.data[flat_index]
-        return coin
-
-    def locate(self, flat_index: int) -> tuple[str, str]:
-        """(name of the component, "index i" or "node i") of a flat index."""
-        base = self.forest_base
-        if base is not None and flat_index >= base:
-            return "forest", f"node {flat_index - base}"
-        for c, (start, length) in enumerate(zip(self.bases, self.lengths)):
-            if start <= flat_index < start + length:
-                return self.names[c], f"index {flat_index - start}"
-        return "game", f"index {flat_index}"  # pragma: no cover - every coin has a place
-
-    def not_finite(self, flat_index: int) -> ValueError:
-        name, place = self.locate(flat_index)
-        return ValueError(f"{name}: coin at {place} is {short_repr(self.coin(flat_index))}; "
-                          "coins must be finite")
-
-
-def storage(columns: Sequence[Column], n_rows: int, names: Sequence[str],
-            forest: Column | None = None, *, copy: bool = True, where: str = "game") -> Coins:
-    """One flat storage for the components (rows first, then stacks) and a forest's values
-    (after them), in the one number kind they are solved in (``unify``).
-
-    With ``copy`` (a ``Game``: immutable, it never keeps a view of a caller's mutable
-    buffer) the coins are always copied; without it (one call of a one-row function) a
-    single int64/float64 buffer is read where it is. O(n).
-    """
-    lengths = [len(c) for c in columns]
-    bases = []
-    offset = 0
-    for length in lengths:
-        bases.append(offset)
-        offset += length
-    every = list(columns) if forest is None else [*columns, forest]
-    kind, exact_type = unify(every, where)
-    data: Any
-    if kind in (INT64, FLOAT64):
-        parts = [cast(Buffer1D, c.data) if kind == INT64 else as_floats(c) for c in every]
-        if len(parts) == 1 and not (copy and isinstance(parts[0], memoryview)):
-            data = memoryview(parts[0])
-        else:
-            flat: array[Any] = array("q" if kind == INT64 else "d")
-            for part in parts:
-                flat.frombytes(memoryview(part).cast("B"))
-            data = memoryview(flat)
-    else:
-        data = []
-        for c in every:
-            data.extend(as_objects(c, exact_type))
-    return Coins(kind, exact_type, data, bases, lengths, n_rows, names,
-                 None if forest is None else offset)
 
 
 def _answer(coins: Coins, payload: Any, answer: Answer) -> Any:
@@ -306,6 +152,85 @@ def run(coins: Coins, kernel: str, *args: Any, answer: Answer = Answer.NUMBER) -
     if answer is Answer.STRUCTURE:
         return Structure(coins, twin, args, payload)
     return payload
+
+
+# -- many one-row games ------------------------------------------------------------------------
+
+ChunkMap = Callable[[Callable[[tuple[int, int]], Any], Sequence[tuple[int, int]]], list]
+
+
+def run_games(kind: str, coins: Any, base: int, offsets: Any,
+              chunks: Sequence[tuple[int, int]], map_chunks: ChunkMap | None, answer: Answer,
+              name: Callable[[int], int]) -> tuple[list, list]:
+    """The one path for a batch of one-row games, as ``run`` is for one game.
+
+    The machine kernel ``batch_solve`` (its twin in the exact mode) solves every game of the
+    flat int64/float64 buffer ``coins`` of ``kind`` (game g is ``coins[offsets[g] - base:
+    offsets[g + 1] - base]``), one call per chunk ``(first game, stop)`` of ``chunks``;
+    ``map_chunks(solve_chunk, chunks)``, if given, makes the calls (on threads: the kernel
+    releases the GIL) and returns their reports in order. Then the statuses: NOT_FINITE is a
+    ``ValueError`` naming the game ("game ``name(g)``") and the first bad coin; a game
+    that overflowed is redone on its own by ``run_game``, exactly (and rounded once). Returns
+    the values (``Answer.NUMBER``) or the first players' profits (``Answer.PROFITS``), and
+    the second players' profits (empty for values), as lists in the games' number type.
+    O(total coins + games).
+    """
+    want_profits = answer is Answer.PROFITS
+    n_games = len(offsets) - 1
+    kernel, _ = kernels("batch_solve", kind)
+    if EXACT:
+        numbers = coins.tolist()
+        first: Any = [0] * n_games
+        second: Any = [0] * n_games if want_profits else []
+    else:
+        numbers = coins
+        typecode = TYPECODES[kind]
+        first = array(typecode, bytes(8 * n_games))
+        second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)
+    status = bytearray(n_games)
+
+    def solve_chunk(chunk: tuple[int, int]) -> tuple[int, int]:
+        return cast("tuple[int, int]", kernel(numbers, base, offsets, chunk[0], chunk[1],
+                                              first, second, status))
+
+    if map_chunks is None or EXACT or len(chunks) <= 1:  # the twin holds the GIL
+        reports = [solve_chunk(chunk) for chunk in chunks]
+    else:
+        reports = map_chunks(solve_chunk, chunks)
+    bad_coins = [payload for code, payload in reports if code == Status.NOT_FINITE]
+    if bad_coins:
+        flat_index = min(bad_coins)
+        game = bisect.bisect_right(offsets, flat_index + base) - 1
+        index = flat_index - (offsets[game] - base)
+        raise ValueError(f"game {name(game)}: coin at index {index} is {coins[flat_index]!r}; "
+                         "coins must be finite")
+    if EXACT:  # the twin's answers, in the games' number type (0 is 0.0 in a float game)
+        convert = float if kind == FLOAT64 else int
+        firsts: list[Any] = [convert(x) for x in first]
+        seconds: list[Any] = [convert(x) for x in second]
+    else:
+        firsts = first.tolist()
+        seconds = second.tolist()
+    if any(code == Status.OVERFLOW for code, _ in reports):
+        overflowed = bytes([Status.OVERFLOW])
+        g = status.find(overflowed)
+        while g >= 0:
+            start, stop = offsets[g] - base, offsets[g + 1] - base
+            exact = run_game(Column(kind, coins[start:stop]), answer, f"game {name(g)}")
+            if want_profits:
+                firsts[g], seconds[g] = exact
+            else:
+                firsts[g] = exact
+            g = status.find(overflowed, g + 1)
+    return firsts, seconds
+
+
+def run_game(col: Column, answer: Answer, name: str) -> Any:
+    """One one-row game on its own, through ``run`` (``game_value``, or ``game_profits`` for
+    ``Answer.PROFITS``): a game of a batch that is exact numbers, or that overflowed. O(n)."""
+    coins = storage([col], 1, [name], copy=False, where=name)
+    kernel = "game_profits" if answer is Answer.PROFITS else "game_value"
+    return run(coins, kernel, *span(0, len(col)), 1, answer=answer)
 
 
 class _ExactDecimalCalls:

@@ -2,14 +2,14 @@
 
 The position of a game of rows and stacks only ever shrinks, so every component is a window
 of the one it started as. The window structure (docs/window.md; ``RowWindows`` in
-``_window.pxi``) keeps the reduced form of every component and a balanced tree of all its
+``_core/_window.pyx``) keeps the reduced form of every component and a balanced tree of all its
 blocks: the value is read at the tree's root in O(1), the best move is the largest block
 (O(log n)), and taking any coin costs O(log n) amortised. A stack's Fruitless tail is the
 increasing end of its reduced form, a prefix of one fixed path of the static forest, which
 only shrinks as the top is taken. A whole game of n coins against any opponent costs
 O(n log n) time and O(n) memory.
 
-A game with a forest (docs/forests.md; ``ForestWindows`` in ``_forest.pxi``) keeps its rows
+A game with a forest (docs/forests.md; ``ForestWindows`` in ``_core/_forest.pyx``) keeps its rows
 in the same window structure and treats the stacks as paths of the forest: the blocks of
 every subtree are computed once, bottom-up, and stay valid as long as the subtree is whole
 (a move only ever takes a root), so the blocks released at the roots join the rows' blocks
@@ -22,8 +22,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ._coins import FLOAT64, column
-from ._dispatch import Answer, Number, Structure, run, storage
+from ._coins import FLOAT64, Number, column, storage
+from ._dispatch import Answer, Structure, run
 from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve

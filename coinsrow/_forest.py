@@ -19,8 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import _core
-from ._coins import Column, column, describe
-from ._dispatch import Coins
+from ._coins import Coins, Column, column, describe
 
 __all__ = ["ForestState", "LiveForest", "parse_forest"]
 

@@ -25,7 +25,8 @@ from html import escape
 from typing import Any
 
 from ._dispatch import EXACT_DECIMAL
-from ._svg import COLOURS, format_number, game_svg
+from ._svg import COLOURS, game_svg
+from ._text import format_number
 
 __all__ = ["HTML_MAX_COINS", "SUMMARY_MOVES", "game_html"]
 

@@ -14,8 +14,8 @@ import operator
 from array import array
 from typing import Any, cast
 
-from ._coins import FLOAT64, INT64, OBJECTS, column
-from ._dispatch import Answer, Number, run, storage
+from ._coins import FLOAT64, INT64, OBJECTS, Number, column, storage
+from ._dispatch import Answer, run
 
 __all__ = ["Intervals"]
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from . import _core
-from ._dispatch import Coins, Number
+from ._coins import Coins, Number
 
 __all__ = ["END_CODES", "END_NAMES", "Move", "MoveError", "moves", "resolve"]
 

@@ -9,23 +9,14 @@ n first moves are valued in O(n log n).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
-from ._dispatch import Answer, Number, run
-from ._game import row_coins
+from ._coins import row_coins
+from ._dispatch import Answer, run
+from ._results import PizzaResult
 
+# PizzaResult is imported here under its old name too: pickles name it coinsrow._pizza.
 __all__ = ["PizzaResult", "pizza"]
-
-
-class PizzaResult(NamedTuple):
-    """The pizza game: ``value`` = first player's total minus the second's, both optimal;
-    ``first_slice`` an optimal first slice (the smallest index on ties); ``first`` and
-    ``second`` the players' totals."""
-
-    value: Number
-    first_slice: int
-    first: Number
-    second: Number
 
 
 def pizza(circle: Any) -> PizzaResult:

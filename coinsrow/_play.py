@@ -35,11 +35,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
 
-from ._dispatch import EXACT_DECIMAL, Number
+from ._coins import Number
+from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
 from ._game import Game, where
 from ._moves import End, Move, move_at
-from ._svg import format_number
+from ._text import format_number
 
 __all__ = ["InputError", "Outcome", "play"]
 

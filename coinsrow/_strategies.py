@@ -30,10 +30,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ._dispatch import EXACT_DECIMAL, Coins, Number
+from ._coins import Coins, Number
+from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
-from ._game import Game, Move, legal, where
-from ._moves import End, MoveError, move_at
+from ._game import Game, legal, where
+from ._moves import End, Move, MoveError, move_at
 
 __all__ = ["STRATEGY_NAMES", "Playout", "simulate"]
 

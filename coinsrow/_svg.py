@@ -13,10 +13,11 @@ import decimal
 from array import array
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
-__all__ = ["MAX_COINS", "format_number", "game_svg", "tidy_profits"]
+from ._text import format_number
+
+__all__ = ["MAX_COINS", "game_svg", "tidy_profits"]
 
 #: ``coinsrow --svg`` draws a game of more coins as a summary of this many coins (about 2 MB:
 #: each coin is one element of at most a few hundred bytes).
@@ -57,31 +58,6 @@ _TREE_GAP = _CELL // 2            # extra room between two trees
 _EDGE = "#666666"
 _MAX_TEXT = 300                   # longer numbers are shortened in titles and totals
 _LEAST_SHARE = 2 * _ROW_WRAP      # a summary draws at least this much of a component
-
-
-def format_number(x: Any) -> str:
-    """A number as a person writes it, exactly: ``7``, ``7/2``, ``3.50``, ``0.1``.
-
-    Ints in full, ``Fraction`` as ``p/q`` (or ``p`` when whole), ``Decimal`` in positional
-    notation unless the exponent is extreme, floats by their shortest round-trip repr.
-    """
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, int):
-        try:
-            return str(x)
-        except ValueError:  # beyond sys.get_int_max_str_digits()
-            return f"<{x.bit_length()}-bit integer>"
-    if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-    if isinstance(x, Decimal):
-        exponent = x.as_tuple().exponent
-        if isinstance(exponent, int) and -30 <= exponent <= 30:
-            return format(x, "f")
-        return str(x)
-    if isinstance(x, float):
-        return repr(x)
-    return str(x)
 
 
 def tidy_profits(profits: Any, moves: Iterable[Any]) -> Any:

@@ -1,4 +1,6 @@
-"""Text that never fails: reprs of games of any size and of numbers of any size.
+"""Text that never fails: reprs of games of any size and of numbers of any size, and numbers
+written as a person writes them (``format_number``: the command line, the terminal game, the
+SVG picture and the web page).
 
 Python refuses ``str(n)`` for an int beyond ``sys.get_int_max_str_digits()`` (4300 digits by
 default); a repr must still answer, so such a number is shown by its size.
@@ -7,10 +9,11 @@ default); a repr must still answer, so such a number is shown by its size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Repr", "number_repr"]
+__all__ = ["Repr", "format_number", "number_repr"]
 
 
 class Repr:
@@ -60,3 +63,28 @@ def number_repr(x: Any) -> str:
         if isinstance(x, Fraction):
             return f"Fraction({number_repr(x.numerator)}, {number_repr(x.denominator)})"
         return f"<{type(x).__name__}>"
+
+
+def format_number(x: Any) -> str:
+    """A number as a person writes it, exactly: ``7``, ``7/2``, ``3.50``, ``0.1``.
+
+    Ints in full, ``Fraction`` as ``p/q`` (or ``p`` when whole), ``Decimal`` in positional
+    notation unless the exponent is extreme, floats by their shortest round-trip repr.
+    """
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int):
+        try:
+            return str(x)
+        except ValueError:  # beyond sys.get_int_max_str_digits()
+            return f"<{x.bit_length()}-bit integer>"
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    if isinstance(x, Decimal):
+        exponent = x.as_tuple().exponent
+        if isinstance(exponent, int) and -30 <= exponent <= 30:
+            return format(x, "f")
+        return str(x)
+    if isinstance(x, float):
+        return repr(x)
+    return str(x)

@@ -2,8 +2,9 @@
 
 ``stop_after(seconds, call)`` runs ``call()`` with SIGALRM due after ``seconds`` and a
 handler that raises ``Stop``; it returns that exception. ``raised_in(exc, source)`` says
-whether its traceback goes through the Cython file ``source`` (a kernel that never looked at
-signals would raise only after returning, from the caller's frame).
+whether its traceback goes through the Cython file ``source`` (or one of several: a kernel
+or its exact twin; a kernel that never looked at signals would raise only after returning,
+from the caller's frame).
 """
 
 from __future__ import annotations
@@ -36,6 +37,6 @@ def stop_after(seconds: float, call: Callable[[], Any]) -> Stop:
     return caught.value
 
 
-def raised_in(exc: BaseException, source: str) -> bool:
+def raised_in(exc: BaseException, source: str | tuple[str, ...]) -> bool:
     return any(frame.filename.endswith(source)
                for frame in traceback.extract_tb(exc.__traceback__))

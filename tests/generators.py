@@ -54,3 +54,50 @@ def random_game(rng: random.Random, max_coins: int, lo: int = -4,
         component = [rng.randint(lo, hi) for _ in range(size)]
         (rows if rng.random() < 0.5 else stacks).append(component)
     return rows, stacks
+
+
+# -- forests ---------------------------------------------------------------------------------
+
+FOREST_SHAPES = ("recursive", "paths", "stars", "caterpillars", "shallow")
+
+
+def random_parents(rng: random.Random, n: int, *, roots: float = 0.12,
+                   shuffled: bool = True) -> list[int]:
+    """The parents of a random forest of ``n`` nodes (``-1`` for a root), of one of
+    ``FOREST_SHAPES`` chosen at random: random recursive trees, paths, stars, caterpillars, or
+    broad and shallow trees. Node 0 and about ``roots`` of the others are roots.
+
+    With ``shuffled`` the nodes are numbered at random, so that a parent may come after its
+    child; without, every parent comes before its children (what the forest kernels take).
+    """
+    shape = rng.choice(FOREST_SHAPES)
+    parents: list[int] = []
+    for i in range(n):
+        if i == 0 or rng.random() < roots:
+            parents.append(-1)
+        elif shape == "recursive":
+            parents.append(rng.randrange(i))
+        elif shape == "paths":
+            parents.append(i - 1)
+        elif shape == "stars":
+            parents.append(0 if rng.random() < 0.7 else rng.randrange(i))
+        elif shape == "caterpillars":
+            parents.append(max(0, i - rng.randint(1, 2)))
+        else:  # broad and shallow
+            parents.append(rng.randrange(max(1, i // 2)))
+    if not shuffled:
+        return parents
+    label = list(range(n))
+    rng.shuffle(label)
+    relabelled = [0] * n
+    for i in range(n):
+        relabelled[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
+    return relabelled
+
+
+def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9, *,
+                  roots: float = 0.12, shuffled: bool = True) -> tuple[list[int], list[int]]:
+    """A random forest of ``n`` nodes as ``(values, parents)``: values in ``[low, high]``
+    (ties, zeros, negatives), parents as ``random_parents`` makes them."""
+    values = [rng.randint(low, high) for _ in range(n)]
+    return values, random_parents(rng, n, roots=roots, shuffled=shuffled)

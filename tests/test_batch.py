@@ -18,6 +18,7 @@ from coinsrow import (
     Profits,
     _batch,
     _core,
+    _dispatch,
     _threads,
     profits,
     profits_many,
@@ -25,6 +26,7 @@ from coinsrow import (
     values_many,
 )
 
+from checks import same
 from modes import machine_only
 from oracles import dp_value
 
@@ -32,21 +34,11 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 
-def same(results, expected):
-    """Equal values of the same types, entry by entry."""
-    assert len(results) == len(expected)
-    for i, (got, want) in enumerate(zip(results, expected)):
-        assert got == want, (i, got, want)
-        assert type(got) is type(want), (i, got, want)
-        if isinstance(want, Profits):
-            assert [type(x) for x in got] == [type(x) for x in want], (i, got, want)
-
-
 def check(games, *args, threads=None, rows=None):
     """values_many and profits_many of the batch against value()/profits() of each game."""
     batch = rows if rows is not None else games
-    same(values_many(batch, *args, threads=threads), [value(g) for g in games])
-    same(profits_many(batch, *args, threads=threads), [profits(g) for g in games])
+    assert same(values_many(batch, *args, threads=threads), [value(g) for g in games])
+    assert same(profits_many(batch, *args, threads=threads), [profits(g) for g in games])
 
 
 def flat_of(games, dtype=np.int64):
@@ -74,12 +66,14 @@ def small_chunks(monkeypatch):
 
 def test_examples_and_empty():
     assert values_many([]) == [] and profits_many([]) == []
-    same(values_many([[3, 2, 2, 3, 1, 2], [], [1, 2, 1000, 3, 4, 900], [-7]]), [3, 0, 1892, -7])
-    same(profits_many([[], [5]]), [Profits(0, 0), Profits(5, 0)])
+    assert same(values_many([[3, 2, 2, 3, 1, 2], [], [1, 2, 1000, 3, 4, 900], [-7]]),
+                [3, 0, 1892, -7])
+    assert same(profits_many([[], [5]]), [Profits(0, 0), Profits(5, 0)])
     assert values_many(iter([[1, 2], (3,)])) == [1, 3]  # any iterable of any rows
     check([[], [], []])
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-20, 20), max_size=25), max_size=30))
 def test_int_rows_match_value_and_profits(games):
     check(games)
@@ -91,6 +85,7 @@ def test_big_ints_are_exact(games):
     check(games)
 
 
+@pytest.mark.slow
 @given(st.lists(
     st.lists(st.integers(2**62 - 50, 2**62) | st.integers(-(2**62), -(2**62) + 50)
              | st.integers(-3, 3), max_size=12),
@@ -104,10 +99,10 @@ def test_int64_overflow_falls_back_per_game(games):
 @machine_only
 def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
     calls = []
-    exact = _batch._solve_exact
-    monkeypatch.setattr(_batch, "_solve_exact",
-                        lambda col, want, name="row": calls.append(list(col.data))
-                        or exact(col, want, name))
+    exact = _dispatch.run_game
+    monkeypatch.setattr(_dispatch, "run_game",
+                        lambda col, answer, name: calls.append(list(col.data))
+                        or exact(col, answer, name))
     rng = random.Random(5)
     games = random_games(rng, 200)
     overflowing = [[2**62 + 3, 2**62 + 2, 2**62 + 1, 2**62], [INT64_MIN, 5, -1],
@@ -119,13 +114,13 @@ def test_only_the_overflowing_games_are_redone_exactly(monkeypatch):
         games[i] = game
     for threads in (1, 2):
         calls.clear()
-        same(values_many(games, threads=threads), [value(g) for g in games])
+        assert same(values_many(games, threads=threads), [value(g) for g in games])
         assert sorted(calls) == sorted(overflowing)
     calls.clear()
     # [2**62, 2**62] has value 0 but its sum overflows: only the profits redo it.
-    same(values_many([[2**62, 2**62], [1]]), [0, 1])
+    assert same(values_many([[2**62, 2**62], [1]]), [0, 1])
     assert calls == []
-    same(profits_many([[2**62, 2**62], [1]]), [Profits(2**62, 2**62), Profits(1, 0)])
+    assert same(profits_many([[2**62, 2**62], [1]]), [Profits(2**62, 2**62), Profits(1, 0)])
     assert calls == [[2**62, 2**62]]
 
 
@@ -179,6 +174,7 @@ def test_mixed_float_and_int_games():
     assert {type(v) for v in values} == {int, float}
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.floats(-1e6, 1e6, allow_nan=False), max_size=20), max_size=20))
 def test_float_games_are_bit_for_bit_those_of_value(games):
     check(games)
@@ -227,11 +223,11 @@ def test_big_profits_batches_leave_the_collector_as_they_found_it():
     games = [[i % 7, 3, -(i % 5)] for i in range(_batch._GC_PAUSE_GAMES + 5)]
     expected = [profits(g) for g in games]
     assert gc.isenabled()
-    same(profits_many(games), expected)
+    assert same(profits_many(games), expected)
     assert gc.isenabled()
     gc.disable()
     try:
-        same(profits_many(games, threads=2), expected)
+        assert same(profits_many(games, threads=2), expected)
         assert not gc.isenabled()
     finally:
         gc.enable()
@@ -296,8 +292,8 @@ def test_flat_types(flat_type):
     }
     # A list of numbers with offsets is cut into games solved as value() solves each one:
     # the int games stay int next to a float game.
-    same(values_many(flat[flat_type](), offsets), [value(g) for g in games])
-    same(profits_many(flat[flat_type](), offsets), [profits(g) for g in games])
+    assert same(values_many(flat[flat_type](), offsets), [value(g) for g in games])
+    assert same(profits_many(flat[flat_type](), offsets), [profits(g) for g in games])
 
 
 def test_sliced_offsets_arrow_semantics():
@@ -310,6 +306,7 @@ def test_sliced_offsets_arrow_semantics():
     assert values_many(ints, [20]) == [] and values_many(ints, [0]) == []
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-(2**40), 2**40), max_size=15), max_size=15),
        st.integers(0, 4), st.integers(0, 4), st.booleans())
 def test_flat_buffers_with_unused_coins_around_the_games(games, before, after, floats):
@@ -333,8 +330,8 @@ def test_two_dimensional_numpy_array():
     check(list(matrix.T), rows=matrix.T)  # not contiguous
     floats = matrix / 3
     check(list(floats), rows=floats)
-    same(values_many(np.zeros((4, 0), dtype=np.int64)), [0, 0, 0, 0])
-    same(values_many(np.zeros((0, 5))), [])
+    assert same(values_many(np.zeros((4, 0), dtype=np.int64)), [0, 0, 0, 0])
+    assert same(values_many(np.zeros((0, 5))), [])
 
 
 # -- chunks and threads -------------------------------------------------------------------------
@@ -349,9 +346,9 @@ def test_threads_give_identical_results(small_chunks):
     expected_values = [value(g) for g in games]
     expected_profits = [profits(g) for g in games]
     for threads in (1, 2, 3, 8):
-        same(values_many(flat, offsets, threads=threads), expected_values)
-        same(profits_many(flat, offsets, threads=threads), expected_profits)
-        same(values_many(games, threads=threads), expected_values)
+        assert same(values_many(flat, offsets, threads=threads), expected_values)
+        assert same(profits_many(flat, offsets, threads=threads), expected_profits)
+        assert same(values_many(games, threads=threads), expected_values)
     floats = flat.astype(np.float64) / 7
     assert values_many(floats, offsets, threads=1) == values_many(floats, offsets, threads=2)
     assert values_many(floats, offsets, threads=2) == [

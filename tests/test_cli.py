@@ -11,7 +11,6 @@ import contextlib
 import decimal
 import io
 import json
-import math
 import os
 import random
 import subprocess
@@ -29,6 +28,8 @@ import coinsrow
 from coinsrow import silver_dollar
 from coinsrow.__main__ import main
 
+from checks import same_or_close
+from generators import random_forest
 from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,13 +71,6 @@ def read_number(x, number_type: str):
         return float(x)
     assert isinstance(x, str), x
     return Fraction(x) if number_type == "Fraction" else Decimal(x)
-
-
-def same(a, b) -> bool:
-    """Equal; for floats up to rounding (the CLI and the oracle add in different orders)."""
-    if isinstance(a, float) or isinstance(b, float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
-    return a == b
 
 
 def check_schema(doc: dict) -> None:
@@ -134,15 +128,15 @@ def check_optimal_play(doc: dict, rows: list, stacks: list = ()) -> None:
             tops[c] += 1
         after = (table[bounds[0][0]][bounds[0][1]] if single_row
                  else solve(tuple(map(tuple, bounds)), tuple(tops)))
-        assert same(coin - after, before), f"turn {t + 1} is not optimal"
+        assert same_or_close(coin - after, before), f"turn {t + 1} is not optimal"
         totals[t % 2] += coin
-        assert same(num(move["first_total"]), totals[0])
-        assert same(num(move["second_total"]), totals[1])
+        assert same_or_close(num(move["first_total"]), totals[0])
+        assert same_or_close(num(move["second_total"]), totals[1])
     value = dp_value(list(rows[0])) if single_row else solve(
         tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks))
     first, second = num(doc["profits"]["first"]), num(doc["profits"]["second"])
-    assert same(first - second, value) and same(num(doc["value"]), value)
-    assert same(first, totals[0]) and same(second, totals[1])
+    assert same_or_close(first - second, value) and same_or_close(num(doc["value"]), value)
+    assert same_or_close(first, totals[0]) and same_or_close(second, totals[1])
 
 
 def random_row(rng: random.Random, n: int, low: int = -5, high: int = 20) -> list[int]:
@@ -152,6 +146,7 @@ def random_row(rng: random.Random, n: int, low: int = -5, high: int = 20) -> lis
 # -- the command as a subprocess -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_random_rows_subprocess_every_move_optimal():
     rng = random.Random(20240607)
     for n in [1, 2, 3, 5, 6, 8] + [rng.randint(9, 40) for _ in range(4)]:
@@ -162,6 +157,7 @@ def test_random_rows_subprocess_every_move_optimal():
         check_optimal_play(json.loads(result.stdout), [row])
 
 
+@pytest.mark.slow
 def test_rows_and_stacks_subprocess_every_move_optimal():
     rng = random.Random(7)
     for _ in range(6):
@@ -203,6 +199,7 @@ def test_python_dash_m_and_table_output():
     assert f"best move: take {best.coin} from the {best.end} end of row 0" in lines
 
 
+@pytest.mark.slow
 def test_quiet_and_json_quiet():
     row = [1, 2, 1000, 3, 4, 900]
     first, second = coinsrow.profits(row)
@@ -224,6 +221,7 @@ def test_stdin_whitespace_and_commas_over_lines():
     check_optimal_play(json.loads(result.stdout), [row])
 
 
+@pytest.mark.slow
 def test_file_and_json_document(tmp_path):
     rows = [[4, -1, 7], [2, 2]]
     stacks = [[5, 1, 9], [3]]
@@ -255,6 +253,7 @@ def unlimited_int_digits():
             sys.set_int_max_str_digits(limit)
 
 
+@pytest.mark.slow
 def test_big_ints_exact():
     rng = random.Random(11)
     with unlimited_int_digits():
@@ -368,6 +367,7 @@ def test_bad_input_one_line_error_status_2(monkeypatch, args, stdin, named):
     check_one_line_error(*call_main(args), named)
 
 
+@pytest.mark.slow
 def test_bad_input_subprocess():
     """The same through the interpreter: nothing but the one line reaches stderr."""
     for args, stdin, named in BAD_INPUTS[::4]:
@@ -375,6 +375,7 @@ def test_bad_input_subprocess():
         check_one_line_error(result.returncode, result.stdout, result.stderr, named)
 
 
+@pytest.mark.slow
 def test_unreadable_files_status_2(tmp_path):
     missing = tmp_path / "missing.txt"
     binary = tmp_path / "binary.dat"
@@ -431,6 +432,7 @@ def pty_output(args: list[str]) -> str:
     return b"".join(chunks).decode().replace("\r\n", "\n")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_long_play_abbreviated_on_a_terminal_unless_all():
     row = tokens(random_row(random.Random(5), 80))
@@ -448,6 +450,7 @@ def test_long_play_abbreviated_on_a_terminal_unless_all():
     assert "more moves" not in piped
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="Windows reports a closed pipe differently")
 def test_broken_pipe_is_quiet():
     proc = subprocess.Popen([sys.executable, "-m", "coinsrow", *map(str, range(30000))],
@@ -507,6 +510,7 @@ def test_demo_solves_and_explains_the_textbook_example():
     assert f"the optimum is {first2} to {sum(row2) - first2}" in out
 
 
+@pytest.mark.slow
 def test_silver_subcommand_matches_the_library():
     rng = random.Random(2)
     cases = [[1, 3, 5], [2, 3], [2, 4, 6, 9], [10 ** 20, 7]]
@@ -528,6 +532,7 @@ def test_silver_subcommand_matches_the_library():
 # -- strategies (coinsrow.simulate) ------------------------------------------
 
 
+@pytest.mark.slow
 def test_strategy_greedy_against_optimal():
     rng = random.Random(17)
     for _ in range(4):
@@ -610,27 +615,6 @@ def test_main_random_decimal_rows_exact(row):
 # -- forests ----------------------------------------------------------------------------------
 
 
-def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9) -> tuple[list, list]:
-    """Values (ties, zeros, negatives) and parents: random trees, paths, stars, numbered at
-    random so that a parent may come after its child."""
-    values = [rng.randint(low, high) for _ in range(n)]
-    shape = rng.randrange(3)
-    if shape == 0:
-        parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]
-    elif shape == 1:
-        parents = [i - 1 if rng.random() < 0.8 else -1 for i in range(n)]  # paths
-    else:
-        parents = [0 if i else -1 for i in range(n)]  # a star
-    order = list(range(n))
-    rng.shuffle(order)
-    number = {old: new for new, old in enumerate(order)}
-    shuffled_values, shuffled_parents = [0] * n, [0] * n
-    for old in range(n):
-        shuffled_values[number[old]] = values[old]
-        shuffled_parents[number[old]] = -1 if parents[old] < 0 else number[parents[old]]
-    return shuffled_values, shuffled_parents
-
-
 def check_forest_play(doc: dict, rows: list, stacks: list, values: list, parents: list) -> None:
     """Every move of the printed play legal and optimal (brute-force minimax over rows,
     stacks and the forest), the running totals and the profits."""
@@ -674,6 +658,7 @@ def check_forest_play(doc: dict, rows: list, stacks: list, values: list, parents
     assert doc["value"] == value == totals[0] - totals[1]
 
 
+@pytest.mark.slow
 def test_forest_json_every_move_optimal_against_brute_force():
     rng = random.Random(1111)
     for _ in range(250):
@@ -692,6 +677,7 @@ def test_forest_json_every_move_optimal_against_brute_force():
         check_forest_play(json.loads(out), rows, stacks, values, parents)
 
 
+@pytest.mark.slow
 def test_forest_subprocess_file_table_and_svg(tmp_path):
     rng = random.Random(1112)
     values, parents = random_forest(rng, 8)

@@ -73,6 +73,7 @@ def call_main(argv: list[str], stdin: str | bytes = "") -> tuple[int, str, str]:
 # -- deeply nested JSON ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("document", [
     "[" * 5000 + "]" * 5000,
     "[" * 100_000 + "1" + "]" * 100_000,
@@ -94,6 +95,7 @@ def test_nesting_that_fits_is_the_usual_error():
 # -- numbers of millions of digits ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["1/2", "1e999999999"],
     ["1/2", "1e-999999999"],
@@ -164,6 +166,7 @@ BOM_TEXTS = ["3 2 2 3 1 2", "3,2,2,3,1,2\n", "[3, 2, 2, 3, 1, 2]",
              '{"rows": [[3, 2, 2, 3, 1, 2]]}', "3 2 2\r\n3 1 2\r\n", "3 2 2 3 1 2.0"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["3 2 2 3 1 2", '{"rows": [[3, 2, 2, 3, 1, 2]]}'])
 def test_a_byte_order_mark_is_skipped(text, tmp_path):
     marked = "\ufeff" + text
@@ -214,6 +217,7 @@ def _env_with_root() -> dict:
     return env
 
 
+@pytest.mark.slow
 def test_svg_paths_that_cannot_be_written(tmp_path):
     refused(run("--svg", str(tmp_path / "no" / "such" / "dir.svg"), "1", "2"), "cannot write",
             "dir.svg")
@@ -236,6 +240,7 @@ def _coins_of(svg: str):
             if (g.get("class") or "").startswith("coin ")]
 
 
+@pytest.mark.slow
 def test_svg_of_a_big_game_is_a_summary_of_a_few_megabytes(tmp_path):
     rng = random.Random(6)
     n = 60_000
@@ -324,6 +329,7 @@ def peak_bytes(*args: str) -> int:
     return int(result.stdout)
 
 
+@pytest.mark.slow
 @machine_only  # the exact twins keep Python numbers: other bytes a coin
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kilobytes: Linux")
 def test_big_games_stream_their_play(tmp_path):
@@ -367,6 +373,7 @@ def test_decimal_quiet_reads_the_play_once_without_a_list(monkeypatch):
     assert call_main(["-q", "0.1", "0.25", "3"]) == (0, "3.1 0.25\n", "")
 
 
+@pytest.mark.slow
 def test_streamed_outputs_are_the_documents_of_the_play():
     """The table and the JSON written piece by piece are those of Game.play()."""
     rng = random.Random(10)

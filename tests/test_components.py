@@ -30,7 +30,7 @@ from coinsrow import Game, Move, simulate
 from coinsrow._bounds import Bounds, Starts, Stops
 from coinsrow._game import where
 
-from generators import random_game
+from generators import random_forest, random_game
 from modes import scaled
 from oracles import brute_solver, paper_value
 
@@ -349,8 +349,7 @@ def test_a_forest_goes_with_packed_components():
     rng = random.Random(1706)
     for _ in range(scaled(50)):
         rows, stacks = random_game(rng, 12)
-        values = [rng.randint(-5, 5) for _ in range(rng.randint(0, 6))]
-        parents = [rng.randint(-1, i - 1) for i in range(len(values))]
+        values, parents = random_forest(rng, rng.randint(0, 6), -5, 5)
         packed = Game(rows=[np.array(r, dtype=np.int32) for r in rows],
                       stacks=pa.array(stacks, type=pa.list_(pa.int64())),
                       forest=(np.array(values, dtype=np.int64), parents))
@@ -463,6 +462,7 @@ def _assert_same_position(game: Game, model: _Model) -> None:
 components = st.lists(st.integers(-6, 6), max_size=4)
 
 
+@pytest.mark.slow
 @given(st.lists(components, max_size=40), st.lists(components, max_size=40),
        st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6),
                           st.booleans()), max_size=60))
@@ -483,6 +483,7 @@ def test_any_sequence_of_moves_from_any_position_equals_the_rebuilt_game(rows, s
         _assert_same_position(game, model)
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2100), st.integers(0, 2**32))
 def test_persistent_bounds_agree_with_a_list_under_any_changes(k, seed):
     rng = random.Random(seed)
@@ -531,6 +532,7 @@ def _scanning_greedy(game: Game) -> Move:
     return best
 
 
+@pytest.mark.slow
 def test_greedy_plays_what_its_definition_plays():
     rng = random.Random(1901)
     for _ in range(scaled(200)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import importlib
 import importlib.machinery
 import random
 from decimal import Decimal
@@ -22,11 +23,16 @@ INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
 
 
-def test_core_is_a_compiled_extension():
+def test_core_is_a_package_of_compiled_extensions():
+    import pkgutil
+
     from coinsrow import _core
 
-    assert _core.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), _core.__file__
-    assert not _core.__file__.endswith(".py")
+    modules = [info.name for info in pkgutil.iter_modules(_core.__path__)]
+    assert {"_rows", "_forest", "_window"} <= set(modules), modules
+    for name in modules:
+        module = importlib.import_module(f"coinsrow._core.{name}")
+        assert module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), name
 
 
 # -- the textbook rows where the even/odd strategy is not optimal ----------------------------
@@ -105,6 +111,7 @@ def test_fusions_that_overflow_int64():
 # -- several rows and stacks against brute force ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_games_of_rows_and_stacks_match_brute_force():
     rng = random.Random(7)
     for trial in range(2500):
@@ -196,6 +203,7 @@ def test_floats_give_floats():
         assert p.first + p.second == pytest.approx(sum(row), abs=1e-9)
 
 
+@pytest.mark.slow
 @given(st.lists(st.fractions(max_denominator=12), min_size=1, max_size=16))
 def test_fractions_are_exact(row):
     v = value(row)

@@ -20,7 +20,7 @@ from coinsrow import Engine, Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
-from generators import SMALL_STYLES, random_row
+from generators import SMALL_STYLES, random_parents, random_row
 from modes import MACHINE_WINDOWS, scaled
 from oracles import (
     after_move,
@@ -206,6 +206,7 @@ def _play_game_against_brute(rows, stacks, rng, opponent):
         ours = not ours
 
 
+@pytest.mark.slow
 def test_engine_rows_and_stacks_against_brute_force():
     rng = random.Random(14)
     for game in range(700):
@@ -233,6 +234,7 @@ def test_several_rows_use_one_window_structure():
     assert e.value() == brute_value([], [[2**62, -2**62, 2**62]])
 
 
+@pytest.mark.slow
 def test_engine_stacks_against_brute_force():
     rng = random.Random(17)
     for game in range(600):
@@ -248,6 +250,7 @@ def test_engine_stacks_against_brute_force():
         _play_game_against_brute(rows, stacks, rng, opponent)
 
 
+@pytest.mark.slow
 def test_engine_exact_stacks_against_brute_force():
     rng = random.Random(18)
     for game in range(300):
@@ -454,6 +457,7 @@ def test_huge_floats_are_solved_exactly_then_rounded():
     assert exact > 100
 
 
+@pytest.mark.slow
 @given(
     st.lists(st.lists(st.integers(-4, 4), max_size=4), max_size=2),
     st.lists(st.lists(st.integers(-4, 4), max_size=5), min_size=1, max_size=2),
@@ -473,18 +477,11 @@ def _forest_position(rng: random.Random, max_nodes: int):
     zeros and negatives."""
     n = rng.randint(0, max_nodes)
     values = random_row(rng, n, SMALL_STYLES)
-    parents = []
-    for i in range(n):
-        parents.append(-1 if i == 0 or rng.random() < 0.15 else rng.randrange(i))
-    label = rng.sample(range(n), n)
-    shuffled_values, shuffled_parents = [0] * n, [0] * n
-    for i in range(n):
-        shuffled_values[label[i]] = values[i]
-        shuffled_parents[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
+    parents = random_parents(rng, n, roots=0.15)
     rows = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
     stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES)
               for _ in range(rng.randint(0, 2))]
-    return rows, stacks, shuffled_values, shuffled_parents
+    return rows, stacks, values, parents
 
 
 def _fresh_move(game: Game, move: Move) -> tuple:
@@ -546,6 +543,7 @@ def _play_forest_game(rows, stacks, values, parents, rng, opponent, check_rule=T
 FOREST_OPPONENTS = ("random", "greedy", "trees", "spoiler")
 
 
+@pytest.mark.slow
 def test_engine_on_forests_against_brute_force():
     rng = random.Random(40)
     for game in range(scaled(900, 3)):
@@ -566,6 +564,7 @@ def test_engine_on_forests_uses_the_compiled_structure_for_machine_numbers():
     assert big.value() == brute_forest_value([], [], [2**58, 2**58, -2**58], [-1, 0, 0])
 
 
+@pytest.mark.slow
 def test_engine_on_forests_exact_numbers():
     rng = random.Random(41)
     for game in range(scaled(300, 3)):
@@ -579,6 +578,7 @@ def test_engine_on_forests_exact_numbers():
                           FOREST_OPPONENTS[game % len(FOREST_OPPONENTS)])
 
 
+@pytest.mark.slow
 def test_engine_on_forests_of_huge_floats():
     """Floats whose magnitudes add up past 1e300: the exact structure on Fractions, every
     value rounded once, every best move optimal."""
@@ -617,6 +617,7 @@ def test_engine_on_forests_of_huge_floats():
     assert exact > 20
 
 
+@pytest.mark.slow
 def test_engine_on_larger_forests_against_game_values():
     """Hundreds of nodes: every value against Game.value() of the same position, every best
     move against Game.best_move(), the opponent random."""
@@ -690,6 +691,7 @@ def test_engine_on_an_empty_forest_and_the_kernel_bounds():
             bad()
 
 
+@pytest.mark.slow
 @given(
     st.lists(st.tuples(st.integers(-4, 4), st.integers(-1, 7)), max_size=8),
     st.lists(st.lists(st.integers(-4, 4), max_size=3), max_size=2),

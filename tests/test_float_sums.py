@@ -14,9 +14,11 @@ import struct
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from coinsrow import Game, _core, play, profits, simulate
 
+from checks import same_bits
 from modes import machine_only, scaled
 
 TINY = 5e-324            # the smallest subnormal, 2^-1074
@@ -74,11 +76,7 @@ def owner_fsums(row: list[float], moves) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def same(got: tuple[float, float], want: tuple[float, float]) -> bool:
-    """Equal bit for bit (a zero's sign included)."""
-    return all(struct.pack("<d", g) == struct.pack("<d", w) for g, w in zip(got, want))
-
-
+@pytest.mark.slow
 @machine_only
 def test_row_kernel_sums_are_fsum_on_doubles_of_every_kind():
     rng = random.Random(4101)
@@ -95,7 +93,7 @@ def test_row_kernel_sums_are_fsum_on_doubles_of_every_kind():
                 assert status == _core.Status.OVERFLOW
                 continue
             checked += 1
-            assert same(tuple(payload), want), (row, parts)
+            assert same_bits(tuple(payload), want), (row, parts)
     assert checked > 3000  # most rows stay in the float range all along
 
 
@@ -120,8 +118,8 @@ def test_long_rows_carry_many_times():
         arr = np.array(row, dtype=np.float64)
         status, payload = _core.row_profits(arr, 1, 1, False)
         assert status == _core.Status.OK
-        assert same(tuple(payload), owner_fsums(row, play(row, threads=1)))
-        assert same(profits(arr, threads=2), tuple(payload))
+        assert same_bits(tuple(payload), owner_fsums(row, play(row, threads=1)))
+        assert same_bits(profits(arr, threads=2), tuple(payload))
 
 
 @machine_only
@@ -138,11 +136,11 @@ def test_game_kernels_sums_are_fsum():
         game = Game(rows=rows, stacks=stacks)
         moves = game.play()
         want = (math.fsum(m.coin for m in moves[0::2]), math.fsum(m.coin for m in moves[1::2]))
-        assert same(game.profits(), want)
+        assert same_bits(game.profits(), want)
         one = Game(rows=rows[:1])
         moves = one.play()
         want = (math.fsum(m.coin for m in moves[0::2]), math.fsum(m.coin for m in moves[1::2]))
-        assert same(one.profits(), want)
+        assert same_bits(one.profits(), want)
 
 
 def test_public_profits_are_fsum_of_each_players_coins():
@@ -153,7 +151,7 @@ def test_public_profits_are_fsum_of_each_players_coins():
         first, second = profits(row, threads=1)
         moves = play(row, threads=1)
         want = owner_fsums(row, moves)
-        assert same((first, second), want), row
+        assert same_bits((first, second), want), row
 
 
 def test_sums_whose_partial_sums_leave_the_float_range():
@@ -167,9 +165,9 @@ def test_sums_whose_partial_sums_leave_the_float_range():
     played = simulate(game, "greedy", "greedy")
     assert (played.first, played.second) == (big, 0.0)
     row = [big, 0.0, big, -big, 1.0]
-    assert same(profits(row), owner_fsums(row, play(row)))
+    assert same_bits(profits(row), owner_fsums(row, play(row)))
     mixed = Game(rows=[row], stacks=[[1.0]])
-    assert same(tuple(mixed.profits()), owner_sums_of_moves(mixed.play()))
+    assert same_bits(tuple(mixed.profits()), owner_sums_of_moves(mixed.play()))
 
 
 def owner_sums_of_moves(moves) -> tuple[float, float]:

@@ -31,35 +31,11 @@ from coinsrow import Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
+from generators import random_parents
 from modes import scaled
 from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value
 
 # -- random positions ----------------------------------------------------------------------
-
-
-def _random_parents(rng: random.Random, n: int) -> list[int]:
-    """A random forest shape, relabelled at random (parents need not precede children)."""
-    shape = rng.randrange(5)
-    parents = []
-    for i in range(n):
-        if i == 0 or rng.random() < 0.12:
-            parents.append(-1)
-        elif shape == 0:  # random recursive tree
-            parents.append(rng.randrange(i))
-        elif shape == 1:  # paths
-            parents.append(i - 1)
-        elif shape == 2:  # stars
-            parents.append(0 if rng.random() < 0.7 else rng.randrange(i))
-        elif shape == 3:  # caterpillars
-            parents.append(max(0, i - rng.randint(1, 2)))
-        else:  # broad and shallow
-            parents.append(rng.randrange(max(1, i // 2)))
-    label = list(range(n))
-    rng.shuffle(label)
-    relabelled = [0] * n
-    for i in range(n):
-        relabelled[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
-    return relabelled
 
 
 def _random_values(rng: random.Random, n: int) -> list[int]:
@@ -76,7 +52,7 @@ def _random_values(rng: random.Random, n: int) -> list[int]:
 def _random_position(rng: random.Random, max_nodes: int, extras: bool = True):
     n = rng.randint(0, max_nodes)
     values = _random_values(rng, n)
-    parents = _random_parents(rng, n)
+    parents = random_parents(rng, n)
     rows, stacks = [], []
     if extras:  # a few coins: the minimax's states multiply
         rows = [_random_values(rng, rng.randint(0, size)) for size in rng.choice(
@@ -124,6 +100,7 @@ def _check_play_optimal(rows, stacks, values, parents, moves):
     assert present == 0
 
 
+@pytest.mark.slow
 def test_value_and_play_against_minimax_on_many_small_mixed_positions():
     rng = random.Random(2024)
     for _ in range(2000):
@@ -137,12 +114,13 @@ def test_value_and_play_against_minimax_on_many_small_mixed_positions():
         _check_play_optimal(rows, stacks, values, parents, game.play())
 
 
+@pytest.mark.slow
 def test_value_and_play_against_minimax_on_forests_of_up_to_12_nodes():
     rng = random.Random(7)
     for _ in range(300):
         n = rng.randint(9, 12)
         values = _random_values(rng, n)
-        parents = _random_parents(rng, n)
+        parents = random_parents(rng, n)
         rows, stacks = [], []
         if rng.random() < 0.4:
             rows = [_random_values(rng, rng.randint(1, 3))]
@@ -185,6 +163,7 @@ def test_following_the_line_never_copies_the_forest():
         assert position.forest == ((), ())
 
 
+@pytest.mark.slow
 def test_best_move_is_optimal_after_leaving_the_line():
     """Random moves by either side, then an optimal move: optimal at every position."""
     rng = random.Random(12)
@@ -206,6 +185,7 @@ def test_best_move_is_optimal_after_leaving_the_line():
             assert position.value() == solve(*state)
 
 
+@pytest.mark.slow
 @given(
     st.lists(st.tuples(st.integers(-4, 4), st.integers(-1, 9)), max_size=10),
     st.lists(st.lists(st.integers(-4, 4), max_size=3), max_size=2),
@@ -278,6 +258,7 @@ def test_one_long_path_is_one_stack():
 # -- number types and exactness --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_exact_types_and_int64_overflow():
     rng = random.Random(9)
     for _ in range(300):
@@ -302,6 +283,7 @@ def test_exact_types_and_int64_overflow():
         assert floats == brute_forest_value(rows, [], [x / 4 for x in values], parents)
 
 
+@pytest.mark.slow
 def test_play_on_exact_and_overflowing_coins_is_optimal():
     rng = random.Random(10)
     for _ in range(150):
@@ -328,7 +310,7 @@ def test_the_machine_and_the_exact_kernels_play_the_same_line():
 def test_numpy_and_buffers():
     rng = random.Random(14)
     values = _random_values(rng, 50)
-    parents = _random_parents(rng, 50)
+    parents = random_parents(rng, 50)
     expected = Game(forest=(values, parents)).value()
     for v, p in ((np.array(values), np.array(parents)),
                  (np.array(values, dtype=np.int32), np.array(parents, dtype=np.int16)),
@@ -622,6 +604,7 @@ def _wide_values(rng: random.Random, n: int) -> list[int]:
     return [7] * n
 
 
+@pytest.mark.slow
 def test_large_forests_against_the_global_block_merging():
     rng = random.Random(32)
     for _ in range(scaled(160)):
@@ -713,6 +696,7 @@ def _rounded(exact: Fraction) -> float:
         return float("inf") if exact > 0 else float("-inf")
 
 
+@pytest.mark.slow
 def test_overflowing_floats_are_solved_exactly():
     """Coins near the top of the float range: a sum that overflows is redone exactly and
     rounded once (multiples of 2^1018: every sum that does not overflow is exact too)."""
@@ -861,6 +845,7 @@ def _check_value_kernels(values: list, parents: list, removed: array) -> tuple:
     return left_values, left_parents, expected
 
 
+@pytest.mark.slow
 def test_scattered_forests_renumbered_in_preorder_against_the_global_block_merging():
     """The value's preorder renumbering (parents scattered over the ids): random recursive
     trees, many trees, wide and deep ones, parents first and parents last, positions in play
@@ -964,6 +949,7 @@ def _machine_value(values: list[int], parents: list[int]) -> int:
     return value
 
 
+@pytest.mark.slow
 def test_kept_scratch_gives_the_values_of_fresh_scratch():
     """Forests of 5,000 to 40,000 nodes of every shape and numbering, one after the other (each
     call reuses the buffers the last one wrote), against the global block merging; the play
@@ -991,6 +977,7 @@ def test_kept_scratch_gives_the_values_of_fresh_scratch():
         assert sum(size for size, _ in _core.scratch_kept()) > 0
 
 
+@pytest.mark.slow
 def test_threads_computing_values_at_once_share_the_kept_scratch():
     """Threads solving forests at the same time (the kernels release the GIL): each call
     takes free slots or allocates its own, and every answer is the one of a lone call."""
@@ -1017,6 +1004,7 @@ def test_threads_computing_values_at_once_share_the_kept_scratch():
     assert _kept_buffers_are_free()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs SIGALRM")
 def test_a_value_stopped_by_a_signal_gives_its_kept_scratch_back():
     """An exception raised by a signal handler inside the loop (as Ctrl-C does) leaves every
@@ -1034,7 +1022,7 @@ def test_a_value_stopped_by_a_signal_gives_its_kept_scratch_back():
     inside = False
     for attempt in range(1, 6):  # a busy machine may deliver the signal late or early
         stop = stop_after(0.01 * attempt, lambda: _core.forest_value(*arguments))
-        inside = raised_in(stop, "_forest.pxi")
+        inside = raised_in(stop, ("_forest.pyx", "_forest_exact.pyx"))
         assert _kept_buffers_are_free()
         if inside:
             break
@@ -1066,7 +1054,7 @@ try:
     game.value()
 except KeyboardInterrupt as error:
     stopped = time.monotonic()
-    inside = any(f.filename.endswith("_forest.pxi")
+    inside = any(f.filename.endswith(("_forest.pyx", "_forest_exact.pyx"))
                  for f in traceback.extract_tb(error.__traceback__))
     print("interrupted", inside, repr(stopped), flush=True)
 else:
@@ -1074,6 +1062,7 @@ else:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or sys.platform == "win32",
                     reason="sends SIGINT to a child process (POSIX)")
 def test_ctrl_c_stops_the_value_of_a_big_forest():

@@ -288,6 +288,7 @@ def test_the_fuzz_covers_the_api():
     assert "Game.take" in METHODS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CALLABLES))
 @FUZZ
 @given(data=st.data())
@@ -444,6 +445,7 @@ def test_command_line_reads_any_standard_input(stdin, flags, scratch):
     _check_outcome(status, err)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(argv=st.lists(TOKENS.filter(lambda t: "\x00" not in t), max_size=6), stdin=STDIN)
 def test_the_real_command_never_shows_a_traceback(argv, stdin, scratch):

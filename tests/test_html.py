@@ -35,7 +35,7 @@ from coinsrow.__main__ import main
 from coinsrow._html import HTML_MAX_COINS, SUMMARY_MOVES, game_html
 from coinsrow._svg import game_svg
 
-from generators import random_game
+from generators import random_forest, random_game
 from modes import scaled
 from oracles import brute_forest_value
 
@@ -76,9 +76,7 @@ def random_games(rng: random.Random, count: int):
         values: list = []
         parents: list[int] = []
         if k % 3 == 0:
-            size = rng.randint(1, 5)
-            values = [rng.randint(-4, 9) for _ in range(size)]
-            parents = [rng.randint(-1, i - 1) for i in range(size)]
+            values, parents = random_forest(rng, rng.randint(1, 5))
         convert = [lambda x: x, Fraction, lambda x: Decimal(x) / 4, float,
                    lambda x: x * 2**70][k % 5]
         rows = [[convert(c) for c in r] for r in rows]
@@ -382,6 +380,7 @@ BROWSER_GAMES = [
 ]
 
 
+@pytest.mark.slow
 @needs_browser
 @pytest.mark.parametrize("game", BROWSER_GAMES, ids=["row", "fractions", "decimals-forest",
                                                       "floats", "forest"])
@@ -395,6 +394,7 @@ def test_browser_at_the_end_the_totals_are_the_profits(tmp_path, game):
     check_step(text, game, len(game))
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_any_step_from_the_address(tmp_path):
     rng = random.Random(7)
@@ -406,6 +406,7 @@ def test_browser_any_step_from_the_address(tmp_path):
     assert shown(dom(tmp_path, page, f"#step={len(game) + 50}"), "step") == str(len(game))
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_play_all_plays_to_the_end(tmp_path):
     game = BROWSER_GAMES[1]
@@ -420,6 +421,7 @@ def test_browser_play_all_plays_to_the_end(tmp_path):
     assert shown(text, "play-all") == "Pause"
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_buttons_and_keys(tmp_path):
     game = BROWSER_GAMES[2]

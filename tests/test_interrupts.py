@@ -83,27 +83,31 @@ def check(report: dict, loop_file: str) -> None:
 NUMPY_ROW = "import numpy as np\nrow = np.random.default_rng(1).integers(-10**6, 10**6, {n})\n"
 
 
+@pytest.mark.slow
 def test_pizza_of_millions_of_slices():
     n = 2 * 10**5 if EXACT else 2 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import pizza\npizza(row[:50])",
                        "pizza(row)")
-    check(report, "_window.pxi")
+    check(report, "_window.pyx")
 
 
+@pytest.mark.slow
 def test_pizza_of_floats():
     n = 2 * 10**5 if EXACT else 2 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "row = row / 7\nfrom coinsrow import pizza\n"
                        "pizza(row[:50])", "pizza(row)")
-    check(report, "_window.pxi")
+    check(report, "_window.pyx")
 
 
+@pytest.mark.slow
 def test_building_an_engine_of_millions_of_coins():
     n = 10**6 if EXACT else 10**7
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Engine\nEngine(row[:50])",
                        "Engine(row)")
-    check(report, "_window.pxi")
+    check(report, "_window.pyx")
 
 
+@pytest.mark.slow
 def test_building_an_engine_of_many_rows_and_stacks():
     n = 10**6 if EXACT else 5 * 10**6
     setup = NUMPY_ROW.format(n=n) + textwrap.dedent("""
@@ -112,9 +116,10 @@ def test_building_an_engine_of_many_rows_and_stacks():
         game = Game(rows=parts[:500], stacks=parts[500:])
         Engine(Game(rows=[row[:9]], stacks=[row[9:20]]))
         """)
-    check(interrupt(setup, "Engine(game)"), "_window.pxi")
+    check(interrupt(setup, "Engine(game)"), "_window.pyx")
 
 
+@pytest.mark.slow
 def test_exact_twins_on_big_ints():
     """Python ints beyond int64 run the exact twins of the window structure."""
     setup = textwrap.dedent("""
@@ -126,10 +131,12 @@ def test_exact_twins_on_big_ints():
         """)
     # Early: while the boundaries are sorted; later (most of a pizza's time): while the
     # window slides.
-    check(interrupt(setup, "Engine(row)"), "_window.pxi")
-    check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pxi")
+    # The twins' loops look at signals through _window's helper (the last frame is there).
+    check(interrupt(setup, "Engine(row)"), "_window.pyx")
+    check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pyx")
 
 
+@pytest.mark.slow
 def test_batch_exact_games():
     """values_many of games beyond int64 on Python ints; in the exact mode every game."""
     setup = textwrap.dedent("""
@@ -143,6 +150,7 @@ def test_batch_exact_games():
     assert report["latency"] < 3.0
 
 
+@pytest.mark.slow
 def test_an_engine_interrupted_while_playing_stays_consistent():
     """Ctrl-C while an Engine plays move after move: the engine the child is left with is
     the position of the moves made (the structure and its bookkeeping agree), and plays on."""
@@ -217,6 +225,7 @@ def test_engine_bookkeeping_follows_the_structure_after_an_interrupt(pop_first):
             assert engine.value() == expected.value()
 
 
+@pytest.mark.slow
 def test_interrupts_at_random_moments_of_play_leave_engines_consistent():
     """Ctrl-C (``_thread.interrupt_main``, as the signal handler does) at random moments
     while an engine plays; after each, the engine is its own game, and plays on."""
@@ -246,3 +255,99 @@ def test_interrupts_at_random_moments_of_play_leave_engines_consistent():
         assert len(engine) == len(game) == sum(map(len, game.rows + game.stacks))
         assert engine.value() == Engine(game).value() == game.value()
         assert engine.best_move() == Engine(game).best_move()
+
+
+# The child of the forest test: a random recursive tree (parents[i] uniform in [0, i)), then
+# rounds of value() or profits() on a fresh Game, each announced by "go" on stdout; after a
+# KeyboardInterrupt (or a call that ended first, then the signal) it reports, then checks
+# that the same Game answers as an uninterrupted one did, and goes on.
+FOREST_CHILD = """
+import json, sys, time
+import numpy as np
+from coinsrow import Game
+rng = np.random.default_rng(7)
+n = {n}
+parents = np.empty(n, dtype=np.int64)
+parents[0] = -1
+parents[1:] = (rng.random(n - 1) * np.arange(1, n)).astype(np.int64)
+values = rng.integers(-10**9, 10**9, n)
+expected, seconds = {{}}, {{}}
+for method in ("value", "profits"):
+    start = time.perf_counter()
+    answer = getattr(Game(forest=(values, parents)), method)()
+    seconds[method] = time.perf_counter() - start
+    expected[method] = answer if method == "value" else tuple(answer)
+print(json.dumps(seconds), flush=True)
+for round in range({rounds}):
+    method = "value" if round % 2 == 0 else "profits"
+    game = Game(forest=(values, parents))
+    report = {{"method": method}}
+    try:
+        print("go", flush=True)
+        report["started"] = time.time()
+        getattr(game, method)()
+        report["finished"] = time.time()
+    except KeyboardInterrupt:
+        report["raised"] = time.time()
+    else:
+        try:
+            time.sleep(30)  # the signal comes during the sleep
+        except KeyboardInterrupt:
+            pass
+    answer = getattr(game, method)()
+    report["usable"] = (answer if method == "value" else tuple(answer)) == expected[method]
+    print(json.dumps(report), flush=True)
+"""
+
+
+def test_interrupts_at_random_moments_of_big_forests():
+    """SIGINT at random moments during value() and profits() of a 2*10^6-node random
+    recursive tree: each call ends with KeyboardInterrupt within a second (never a hang, a
+    crash or an ignored signal), and the Game answers right afterwards."""
+    import queue
+    import random
+    import threading
+
+    n = 2 * 10**5 if EXACT else 2 * 10**6
+    rounds = 16
+    rng = random.Random(11)
+    code = FOREST_CHILD.format(n=n, rounds=rounds)
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(text) for text in child.stdout] + [lines.put("")],
+                     daemon=True).start()
+
+    def line(timeout: float) -> str:
+        try:
+            text = lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError("no answer from the child: it hangs after SIGINT") from None
+        assert text, f"the child died (exit code {child.wait()}): {child.stderr.read()}"
+        return text.strip()
+
+    latencies = []
+    try:
+        seconds = json.loads(line(300))  # an uninterrupted call of each method
+        for turn in range(rounds):
+            assert line(120) == "go"
+            # Anywhere in the call (most of its time is in the kernel).
+            time.sleep(rng.uniform(0.0, seconds["value" if turn % 2 == 0 else "profits"]))
+            sent = time.time()
+            child.send_signal(signal.SIGINT)
+            report = json.loads(line(30))
+            assert report["usable"], report
+            if "raised" in report:
+                latencies.append(report["raised"] - sent)
+                assert report["raised"] >= sent, (report, sent)
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+    print(f"\n{len(latencies)} of {rounds} signals inside the call; latencies (ms): "
+          f"{sorted(round(1000 * t) for t in latencies)}")
+    assert child.returncode == 0
+    assert latencies, "no signal landed inside a call"
+    assert max(latencies) < 1.0, latencies

@@ -140,6 +140,7 @@ def test_machine_and_twin_agree_bit_for_bit_on_floats():
                     row, i, j, a, b)
 
 
+@pytest.mark.slow
 def test_long_rows_of_every_family_against_the_row_solver():
     """Rows long enough for the automatic parameters to make tables (V-shaped families),
     random queries checked against ``value`` of the slice (an independent O(n) solver)."""
@@ -315,7 +316,7 @@ _CHILD = textwrap.dedent("""
             while True:  # each call takes seconds; a signal lands inside one
                 iv.values(starts, stops)
         except KeyboardInterrupt as exc:
-            inside = any(frame.filename.endswith("_subrows.pxi")
+            inside = any(frame.filename.endswith(("_subrows.pyx", "_subrows_exact.pyx"))
                          for frame in traceback.extract_tb(exc.__traceback__))
             if not inside and retries < 5:  # it landed between two calls: once more
                 retries += 1
@@ -329,6 +330,7 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("kind,n,m", [("machine", 200_000, 2_000_000),
                                       ("exact", 20_000, 200_000)])

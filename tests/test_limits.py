@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from coinsrow import Game, Profits, best_move, play, profits, value
 
+from checks import TINY, close, rounded
 from oracles import brute_value, dp_table, dp_value
 
 INT64_MAX = 2**63 - 1
@@ -34,23 +35,6 @@ INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uin
 ARRAY_INT_CODES = "bBhHiIlLqQ"
 # The tests parametrized over many dtypes run a fraction of the profile's examples each.
 PER_DTYPE = settings(max_examples=max(10, settings.default.max_examples // 8))
-
-
-def rounded(exact) -> float:
-    """The exact number rounded to the nearest float, +-inf beyond the range."""
-    try:
-        return float(exact)
-    except OverflowError:
-        return math.inf if exact > 0 else -math.inf
-
-
-def close(got: float, exact) -> bool:
-    """A float result against the exact one: equal after rounding, up to float arithmetic's
-    own rounding on the way (a few ulps), and exactly equal when the answer is +-inf."""
-    want = rounded(exact)
-    if math.isinf(want) or math.isinf(got):
-        return got == want
-    return math.isclose(got, want, rel_tol=1e-12, abs_tol=4 * TINY)
 
 
 def check_row(coins, exact_coins=None, *, kind=int):
@@ -100,12 +84,14 @@ def check_optimal_play(exact, order, d=None):
 # -- int64 and uint64 extremes ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.lists(st.sampled_from(EXTREMES) | st.integers(-3, 3), max_size=12))
 def test_int64_extremes_in_lists(row):
     check_row(row)
     check_row(tuple(row))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", INT_DTYPES, ids=lambda d: np.dtype(d).name)
 @PER_DTYPE
 @given(data=st.data())
@@ -138,6 +124,7 @@ def test_the_extremes_of_each_dtype_one_by_one():
                     check_row(np.array(row, dtype=dtype), row)
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(2**63, 2**64 - 1) | st.integers(0, 5), max_size=10))
 def test_uint64_beyond_int64(row):
     check_row(np.array(row, dtype=np.uint64), row)
@@ -148,6 +135,7 @@ def test_uint64_beyond_int64(row):
 BIG = st.integers(2**61, 2**63 - 1)
 
 
+@pytest.mark.slow
 @given(st.lists(BIG | BIG.map(lambda x: -x) | st.integers(-2, 2), min_size=1, max_size=14))
 def test_fusions_and_sums_that_overflow_int64(row):
     """Coins near the int64 limits: fusion x - M + v and the sums overflow, silently never."""
@@ -166,6 +154,7 @@ def test_hand_made_overflows():
     assert value([INT64_MIN]) == INT64_MIN and type(value([INT64_MIN])) is int
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(BIG | BIG.map(lambda x: -x) | st.integers(-2, 2), max_size=3),
                 max_size=3),
        st.lists(st.lists(BIG | BIG.map(lambda x: -x) | st.integers(-2, 2), max_size=3),
@@ -184,6 +173,7 @@ def test_game_overflows_against_brute_force(rows, stacks):
         assert m.coin - g.value() == before
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-(10**250), 10**250) | st.integers(-3, 3), max_size=12))
 def test_ints_of_hundreds_of_digits(row):
     check_row(row)
@@ -199,10 +189,10 @@ def test_ints_of_thousands_of_digits():
 
 # -- floats: denormal, huge, overflowing ------------------------------------------------------
 
-TINY = 2.0**-1074  # the smallest denormal
 HUGE = 2.0**1020   # 16 of them overflow the float range
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-1000, 1000), max_size=14))
 def test_denormal_floats(ks):
     """Multiples of the smallest denormal: float arithmetic on them is exact."""
@@ -215,6 +205,7 @@ def test_denormal_floats(ks):
     assert value(coins) == dp_value(ks) * TINY
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-9, 9), max_size=12))
 def test_huge_floats_never_nan_and_exactly_rounded(ks):
     """Multiples of 2**1020: any intermediate may overflow; the answer is still exact.
@@ -249,6 +240,7 @@ def test_an_overflow_on_the_way_to_a_finite_answer():
     assert math.isinf(sum([8 * HUGE] * 2))
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-9, 9), max_size=4), max_size=2),
        st.lists(st.lists(st.integers(-9, 9), max_size=3), max_size=2))
 def test_huge_float_games_against_brute_force(rows, stacks):
@@ -343,6 +335,7 @@ def test_one_coin_arrays():
 
 # -- layouts: strided, read-only, array.array, memoryview, big-endian, object arrays -------
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-(2**40), 2**40), max_size=30), st.integers(1, 4),
        st.booleans())
 def test_strided_and_readonly_arrays(values, step, reverse):
@@ -366,6 +359,7 @@ def test_2d_column_slices_are_1d_strided_rows():
         assert value(g[:, 1]) == value(list(grid[:, 1].tolist()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ARRAY_INT_CODES + "fd")
 @PER_DTYPE
 @given(data=st.data())

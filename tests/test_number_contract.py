@@ -28,36 +28,13 @@ from coinsrow import (
     values_many,
 )
 
+from checks import close, rounded
+from generators import random_parents
 from modes import scaled
 from oracles import brute_forest_value, cooperative_brute, dp_table
 
 M = 1.7976931348623157e308  # the largest float
 HUGE = [M, -M, 1e308, -1e308, 9e307, -9e307, 1e300, 0.0, -0.0, 1.0, -2.5]
-
-
-def rounded(exact: Fraction) -> float:
-    """An exact number rounded once to the nearest float (+-inf beyond the range)."""
-    try:
-        return float(exact)
-    except OverflowError:
-        return math.inf if exact > 0 else -math.inf
-
-
-def close(got: float, exact: Fraction, coins: list[float]) -> bool:
-    """A float computation's answer against the exact one: the same infinity when the exact
-    answer is beyond the float range (the overflow was redone exactly and rounded once);
-    otherwise within the rounding error of float arithmetic, a few units in the last place
-    of the coins' total magnitude per operation (never NaN)."""
-    if math.isnan(got):
-        return False
-    if math.isinf(rounded(exact)):
-        return got == rounded(exact)
-    scale = sum(abs(Fraction(x)) for x in coins)
-    return abs(Fraction(got) - exact) <= 8 * (len(coins) + 1) * scale / 2**53
-
-
-def random_forest(rng: random.Random, n: int) -> list[int]:
-    return [rng.randint(-1, i - 1) if i else -1 for i in range(n)]
 
 
 def owner_sums(moves) -> tuple[float, float]:
@@ -119,7 +96,7 @@ def test_huge_float_forests_against_exact_minimax():
     for _ in range(scaled(300)):
         n = rng.randint(1, 7)
         values = [rng.choice(HUGE) for _ in range(n)]
-        parents = random_forest(rng, n)
+        parents = random_parents(rng, n)
         rows = [[rng.choice(HUGE) for _ in range(rng.randint(0, 3))]
                 for _ in range(rng.randint(0, 1))]
         game = Game(rows=rows, forest=(values, parents))
@@ -144,7 +121,7 @@ def test_exact_forests(kind):
     for _ in range(scaled(200)):
         n = rng.randint(0, 7)
         values = [kind(rng.randint(-40, 40)) / kind(rng.choice([1, 4, 10])) for _ in range(n)]
-        parents = random_forest(rng, n)
+        parents = random_parents(rng, n)
         stacks = [[kind(rng.randint(-9, 9)) / kind(10) for _ in range(rng.randint(0, 3))]]
         game = Game(stacks=stacks, forest=(values, parents))
         exact = brute_forest_value([], stacks, values, parents)
@@ -155,6 +132,7 @@ def test_exact_forests(kind):
         assert first - second == exact and first + second == sum(values) + sum(stacks[0])
 
 
+@pytest.mark.slow
 def test_random_huge_float_rows_at_every_entry_point():
     rng = random.Random(63)
     for _ in range(scaled(300)):

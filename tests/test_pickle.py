@@ -19,8 +19,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from coinsrow import Engine, Game, Intervals, Move, value
+from coinsrow import Engine, Game, Intervals, Move, PizzaResult, Profits, pizza, profits, value
 
+from checks import same
 from oracles import dp_value
 
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
@@ -42,10 +43,6 @@ def roundtrip(obj, protocol=pickle.HIGHEST_PROTOCOL):
     return pickle.loads(pickle.dumps(obj, protocol=protocol))
 
 
-def same_numbers(a, b):
-    assert a == b and type(a) is type(b), (a, b)
-
-
 @pytest.mark.parametrize("kind", list(ROWS))
 def test_game_pickles_copies_and_deep_copies(kind):
     row = ROWS[kind]
@@ -55,7 +52,7 @@ def test_game_pickles_copies_and_deep_copies(kind):
         for protocol in PROTOCOLS:
             twin = roundtrip(game, protocol)
             assert twin == game and hash(twin) == hash(game)
-            same_numbers(twin.value(), game.value())
+            assert same(twin.value(), game.value())
             assert twin.profits() == game.profits()
             assert twin.play() == game.play()
             assert twin.rows == game.rows and twin.stacks == game.stacks
@@ -94,7 +91,7 @@ def test_games_go_through_a_process_pool():
     with ProcessPoolExecutor(max_workers=1) as pool:
         answers = list(pool.map(_value_in_another_process, games))
     for game, (game_value, best, pickled) in zip(games, answers):
-        same_numbers(game_value, game.value())
+        assert same(game_value, game.value())
         assert best == game.best_move()
         assert pickle.loads(pickled) == game
 
@@ -116,7 +113,7 @@ def test_engine_copies_are_independent(kind):
             assert (first.game, len(first), first.value()) == before
             assert len(second) == len(first) - 1
             assert second.game == first.game.take(first.best_move())
-            same_numbers(second.value(), Engine(second.game).value())
+            assert same(second.value(), Engine(second.game).value())
 
 
 def test_engine_pickle_keeps_the_move_numbers():
@@ -163,7 +160,7 @@ def test_intervals_pickle_and_copy(kind):
         twin = roundtrip(intervals, protocol)
         assert len(twin) == n
         for (a, b), want in zip(queries, expected):
-            same_numbers(twin.value(a, b), want)
+            assert same(twin.value(a, b), want)
         assert list(twin.values([a for a, _ in queries], [b for _, b in queries])) == expected
     assert copy.copy(intervals) is intervals and copy.deepcopy(intervals) is intervals
     assert repr(intervals) == f"<Intervals of a row of {n} coins>"
@@ -210,3 +207,36 @@ def test_pickled_games_answer_like_the_oracle():
 def test_move_numbers_survive_pickling_of_moves():
     move = Move("row", 0, "left", 0, Fraction(1, 3))
     assert roundtrip(move) == move
+
+
+# Results pickled when Profits was defined in coinsrow._game and PizzaResult in
+# coinsrow._pizza (protocols 0, 2 and 5): they name those modules, and still load.
+OLD_RESULT_PICKLES = [
+    (b"\x80\x02ccoinsrow._game\nProfits\nq\x00K\x08K\x05\x86q\x01\x81q\x02.",
+     Profits(8, 5)),
+    (b"\x80\x05\x95&\x00\x00\x00\x00\x00\x00\x00\x8c\x0ecoinsrow._game\x94\x8c\x07Profits\x94"
+     b"\x93\x94K\x08K\x05\x86\x94\x81\x94.", Profits(8, 5)),
+    (b"(lp0\nccopy_reg\n_reconstructor\np1\n(ccoinsrow._game\nProfits\np2\nc__builtin__\n"
+     b"tuple\np3\n(F0.5\nF0.25\ntp4\ntp5\nRp6\na.", [Profits(0.5, 0.25)]),
+    (b"\x80\x05\x950\x00\x00\x00\x00\x00\x00\x00\x8c\x0fcoinsrow._pizza\x94\x8c\x0bPizzaResult"
+     b"\x94\x93\x94(K\x06K\x01K\tK\x03t\x94\x81\x94.", PizzaResult(6, 1, 9, 3)),
+]
+
+
+@pytest.mark.parametrize("pickled, expected", OLD_RESULT_PICKLES)
+def test_results_pickled_under_their_old_module_still_load(pickled, expected):
+    loaded = pickle.loads(pickled)
+    assert loaded == expected
+    items = loaded if isinstance(loaded, list) else [loaded]
+    for item, want in zip(items, expected if isinstance(expected, list) else [expected]):
+        assert type(item) is type(want)
+        assert all(type(a) is type(b) for a, b in zip(item, want))
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_results_pickle(protocol):
+    for result in (profits([3, 2, 2, 3, 1, 2]), profits([0.1, 0.2]),
+                   profits([Fraction(1, 3), 2]), profits([Decimal("0.10"), 2]), pizza([2, 7, 3])):
+        twin = roundtrip(result, protocol)
+        assert twin == result and type(twin) is type(result)
+        assert all(type(a) is type(b) for a, b in zip(twin, result))

@@ -69,6 +69,7 @@ def test_pizza_hypothesis(circle):
     _check(circle, pizza(circle), v, i)
 
 
+@pytest.mark.slow
 def test_pizza_exact_numbers_and_types():
     rng = random.Random(22)
     for _ in range(200):

@@ -75,6 +75,7 @@ def test_play_textbook_example():
     _check_row_play(row, order)
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-5, 5), max_size=25))
 def test_best_move_is_the_first_move_of_play_and_optimal(row):
     """One tie rule: best_move(row) is play(row)'s first move, the Engine's and the Game's
@@ -116,6 +117,7 @@ def _check_game_play(rows, stacks, moves):
         assert m.coin - solve(tuple(bounds), tuple(tops)) == here, (rows, stacks, m)
 
 
+@pytest.mark.slow
 def test_game_play_is_optimal_at_every_move_against_brute_force():
     rng = random.Random(45)
     for trial in range(2500):
@@ -161,6 +163,7 @@ def test_best_move_and_take_follow_the_line():
             g.best_move()
 
 
+@pytest.mark.slow
 def test_take_off_the_line_recomputes_an_optimal_line():
     rng = random.Random(49)
     for _ in range(400):

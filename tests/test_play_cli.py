@@ -393,6 +393,7 @@ def test_a_human_following_the_hints_plays_optimally():
         assert number(margin[1]) == screen.optimal_margin and margin[2] == "0"
 
 
+@pytest.mark.slow
 def test_json_floats_and_a_float_game():
     rng = random.Random(8)
     row = [rng.choice([0.1, 0.2, 0.3, 1e-3, 2.5]) for _ in range(9)]
@@ -518,6 +519,7 @@ def play_console(console: Console, screen: Screen, bad_lines: list[str] = ()) ->
     return console.screen()
 
 
+@pytest.mark.slow
 def test_pipe_games_random_moves_every_engine_reply_optimal():
     rng = random.Random(2019)
     for k in range(scaled(6, 2)):
@@ -541,6 +543,7 @@ def test_pipe_games_random_moves_every_engine_reply_optimal():
 BAD_LINES = ["lft", "row 9 left", "", "stack 5", "node 1", "row -1 left", "undo x", "42"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals on Windows")
 def test_terminal_games_bad_lines_are_a_message_and_a_new_prompt():
     pytest.importorskip("pty", reason="Python's pty module is not available")

@@ -34,33 +34,13 @@ from test_play_cli import (
 from coinsrow import Game
 from coinsrow._play import play
 
-from generators import random_game
+from generators import random_forest, random_game
 from modes import scaled
 from oracles import brute_forest_solver, brute_forest_value
 
 FOREST_LINES = ("The forest's nodes keep their numbers", "A move takes a root",
                 "  node N: ")
 SHOWN_ROOTS = 16   # the roots a forest's heading lists at most
-
-
-def random_forest(rng: random.Random, n: int, low: int = -4,
-                  high: int = 9) -> tuple[list, list]:
-    """A random forest of n nodes of every shape (paths, stars, bushy trees), its nodes
-    numbered in a random order (a parent may have a higher number than its child)."""
-    shape = rng.random()
-    order = list(range(n))
-    rng.shuffle(order)
-    parents = [-1] * n
-    for k in range(1, n):
-        if shape < 0.2:
-            parent = k - 1 if rng.random() < 0.85 else -1          # mostly paths
-        elif shape < 0.4:
-            parent = 0 if rng.random() < 0.8 else rng.randrange(k)  # mostly a star
-        else:
-            parent = rng.randrange(-1, k)                           # anything
-        parents[order[k]] = -1 if parent < 0 else order[parent]
-    values = [rng.randint(low, high) for _ in range(n)]
-    return values, parents
 
 
 def forest_file(tmp_path: Any, rows: list, stacks: list, values: list, parents: list,
@@ -427,6 +407,7 @@ def test_help_and_intro_name_the_forest(tmp_path):
     assert "'node N' for a root of the forest" in out and "refused" not in out
 
 
+@pytest.mark.slow
 def test_pipe_session_through_a_subprocess(tmp_path):
     rng = random.Random(404)
     for k in range(scaled(3, 2)):
@@ -450,6 +431,7 @@ def test_a_real_pipe_with_a_bad_node(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals on Windows")
 def test_terminal_bad_nodes_are_a_message_and_a_new_prompt(tmp_path):
     pytest.importorskip("pty", reason="Python's pty module is not available")

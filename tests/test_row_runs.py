@@ -13,6 +13,7 @@ import threading
 from array import array
 
 import numpy as np
+import pytest
 
 from coinsrow import _core, play, profits, value
 
@@ -50,6 +51,7 @@ def whole_game_value(row: np.ndarray) -> int:
     return _core.game_value(row, array("q", [0]), array("q", [len(row)]), 1)[1]
 
 
+@pytest.mark.slow
 def test_runs_keep_their_alternating_sums():
     """Value, profits and play of rows of long runs, on one thread and in parts."""
     rng = random.Random(7101)
@@ -105,6 +107,7 @@ def test_a_run_whose_sum_overflows_is_read_instead():
         assert first + second == sum(row) and first - second == want
 
 
+@pytest.mark.slow
 def test_threads_on_rows_of_runs_agree_with_one_thread():
     """threads=2, 3 and None (the kernels' ``sample``) on rows whose parts are mostly runs
     (then reduced on one thread) and on rows that are not (on the pool): the answers of one
@@ -144,6 +147,7 @@ def test_edges_on_threads_and_parts():
             assert list(play(arr, threads=threads)) == list(play(row, threads=1))
 
 
+@pytest.mark.slow
 def test_kept_scratch_between_calls_of_every_size():
     """Calls of growing and shrinking sizes, value, profits and play interleaved: a kept
     scratch block is never too small, nor shared by two calls at once."""

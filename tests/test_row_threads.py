@@ -31,9 +31,10 @@ import coinsrow
 from coinsrow import _core, play, profits, value
 from coinsrow._threads import row_split
 
+from checks import check_play
 from generators import random_row
 from modes import machine_only, scaled
-from oracles import dp_table, dp_value
+from oracles import dp_value
 
 THREADS = (1, 2, 3, 7)
 
@@ -90,23 +91,10 @@ def small_row(rng: random.Random, n: int) -> list[int]:
     return random_row(rng, n)
 
 
-def check_play(row: list, moves) -> None:
-    """Each move takes an end coin and achieves the DP value of the position."""
-    d = dp_table(row)
-    i, j = 0, len(row)
-    for p in moves:
-        if p == i:
-            assert row[i] - d[i + 1][j] == d[i][j]
-            i += 1
-        else:
-            assert p == j - 1 and row[j - 1] - d[i][j - 1] == d[i][j]
-            j -= 1
-    assert i == j
-
-
 # -- every thread count against the DP ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_thread_count_against_the_dp_on_every_family():
     rng = random.Random(2101)
     for _ in range(scaled(600)):
@@ -136,6 +124,7 @@ def test_families_of_a_thousand_coins_agree_across_thread_counts():
                 check_play(row, answers[1][2])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FAMILIES)
 def test_long_rows_agree_with_the_one_part_kernel(name):
     """Rows long enough for runs of unwritten coins and many parts: every thread count gives
@@ -153,6 +142,7 @@ def test_long_rows_agree_with_the_one_part_kernel(name):
     assert first + second == int(row.sum()) and first - second == want
 
 
+@pytest.mark.slow
 def test_parts_and_stitching_on_their_own():
     """The kernels with 1 to 8 parts in the calling thread, machine and twin, against the DP:
     the seams fall anywhere, in runs of ties and in Fusions."""
@@ -193,6 +183,7 @@ def test_thread_count_choice():
 # -- int64 overflow, big ints, exact numbers ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_int64_overflow_falls_back_exactly_on_every_thread_count():
     rng = random.Random(2104)
     edges = [2**63 - 1, -(2**63), 2**62, -(2**62), 0, 1, -1]
@@ -224,6 +215,7 @@ def test_big_ints_fractions_and_decimals_on_threads():
 # -- floats ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_floats_are_bit_for_bit_those_of_one_thread():
     """Floats whose every signed sum is exact (integers, halves) are cut into parts; others
     are not (a new order of the additions could round differently). Either way the answers,
@@ -244,6 +236,7 @@ def test_floats_are_bit_for_bit_those_of_one_thread():
             assert want[0] == dp_value(ints)
 
 
+@pytest.mark.slow
 @machine_only
 def test_exact_floats_are_cut_into_parts_and_others_are_not():
     """The parts really run for exact floats: the float kernel with parts equals the twin
@@ -261,6 +254,7 @@ def test_exact_floats_are_cut_into_parts_and_others_are_not():
             assert _core.row_profits(arr, parts, 2) == _core.row_profits(arr, 1, 1)
 
 
+@pytest.mark.slow
 def test_long_float_rows_agree_across_thread_counts():
     rng = random.Random(2108)
     n = scaled(100_000, 10)
@@ -273,6 +267,7 @@ def test_long_float_rows_agree_across_thread_counts():
                         play(arr, threads=k)) == want
 
 
+@pytest.mark.slow
 def test_huge_floats_on_threads():
     """Rows near the float range: every thread count gives one thread's answer (and
     ``Game``'s); where the machine's sums overflow, the exact answer rounded once."""
@@ -310,6 +305,7 @@ def _call_repeatedly(times, function, *args, **kwargs):
         function(*args, **kwargs)
 
 
+@pytest.mark.slow
 @machine_only
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer (POSIX)")
 @pytest.mark.parametrize("threads", [1, 2])
@@ -328,13 +324,14 @@ def test_a_signal_stops_a_long_machine_row(threads):
     for k in range(5):  # (each call is a fraction of a second)
         stop = stop_after(0.05 + 0.017 * k,
                           lambda: _call_repeatedly(100, play, row, threads=threads))
-        inside.append(raised_in(stop, "_rows.pxi"))
+        inside.append(raised_in(stop, ("_rows.pyx", "_rows_exact.pyx")))
         if inside[-1]:
             break
     assert any(inside), inside
     assert value(row[:6], threads=threads) == dp_value(list(row[:6]))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer (POSIX)")
 @pytest.mark.parametrize("kernel", ["row_value_exact", "row_profits_exact", "row_play_exact"])
 def test_a_signal_stops_the_exact_twin_on_big_ints(kernel):
@@ -343,9 +340,10 @@ def test_a_signal_stops_the_exact_twin_on_big_ints(kernel):
     twin = getattr(_core, kernel)
     twin(row[:10], 1, 1)
     assert raised_in(stop_after(0.05, lambda: _call_repeatedly(100, twin, row, 1, 1)),
-                     "_rows.pxi")
+                     ("_rows.pyx", "_rows_exact.pyx"))
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_a_process_running_one_long_row():
     """SIGINT to a process busy with long rows (machine kernels, on threads too, and the
     exact twin): it ends with KeyboardInterrupt, not after finishing its work."""
@@ -398,6 +396,7 @@ def _press_ctrl_c_until(done: threading.Event) -> None:
 
 # A KeyboardInterrupt raised inside a finaliser is reported as unraisable (and dropped):
 # Python's behaviour, not the kernel's; the next press is the one that counts.
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_ctrl_c_raises_keyboard_interrupt_in_this_process():
     if threading.current_thread() is not threading.main_thread():  # pragma: no cover

@@ -11,11 +11,13 @@ import random
 from array import array
 
 import numpy as np
+import pytest
 
 from coinsrow import _core, play, profits, value
 
+from checks import check_play
 from modes import machine_only, scaled
-from oracles import dp_table, dp_value
+from oracles import dp_value
 
 
 def zigzag(rng: random.Random, n: int, high: int) -> list[int]:
@@ -48,17 +50,7 @@ def mixed(rng: random.Random, n: int, high: int) -> list[int]:
     return row[:n]
 
 
-def check_play(row: list[int], moves: list[int]) -> None:
-    """Every move takes an end of what is left and is optimal there (the DP)."""
-    table = dp_table(row)  # table[i][j]: row[i:j] for the player to move
-    i, j = 0, len(row)
-    for p in moves:
-        assert p in (i, j - 1)
-        i, j = (i + 1, j) if p == i else (i, j - 1)
-        assert row[p] - table[i][j] == table[i - (p < i)][j + (p == j)]
-    assert i == j
-
-
+@pytest.mark.slow
 def test_small_zigzags_against_the_dp():
     rng = random.Random(9301)
     for trial in range(scaled(400, 4)):
@@ -78,6 +70,7 @@ def test_small_zigzags_against_the_dp():
         assert value(floats, threads=2) == want
 
 
+@pytest.mark.slow
 def test_long_zigzags_against_the_twin_and_the_whole_game():
     rng = random.Random(9302)
     for trial in range(scaled(24, 6)):
@@ -112,6 +105,7 @@ def test_float_zigzags_agree_with_the_twin_bit_for_bit():
         assert list(_core.row_play(arr, 1, 1)[1]) == list(_core.row_play_exact(row, 1, 1)[1])
 
 
+@pytest.mark.slow
 @machine_only
 def test_zigzags_near_the_int64_limits():
     """High coins near 2**62 and low ones near -2**62: a zigzag's top - a + b leaves int64

@@ -286,6 +286,7 @@ def _big_positions(draw) -> list[int]:
     return cells
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_big_positions(), st.randoms())
 def test_huge_positions_move_is_valid_and_winning(cells, rnd) -> None:

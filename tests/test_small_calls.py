@@ -86,7 +86,7 @@ def test_every_public_name_loads_when_first_used() -> None:
             "coinsrow.silver_dollar"} <= loaded
     for name in coinsrow.__all__:
         assert name in dir(coinsrow)
-    assert coinsrow.Profits is coinsrow._game.Profits
+    assert coinsrow.Profits is coinsrow._results.Profits
     from coinsrow import silver_dollar, value
 
     assert value is coinsrow.value and silver_dollar.winner([1, 3, 5]) in ("first", "second")

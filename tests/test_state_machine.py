@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -75,7 +76,7 @@ class EngineBesideGame(RuleBasedStateMachine):
 
 EngineBesideGame.TestCase.settings = settings(max_examples=120, stateful_step_count=12,
                                               deadline=None)
-TestEngineBesideGame = EngineBesideGame.TestCase
+TestEngineBesideGame = pytest.mark.slow(EngineBesideGame.TestCase)
 
 
 class ForestGame(RuleBasedStateMachine):
@@ -119,4 +120,4 @@ class ForestGame(RuleBasedStateMachine):
 
 
 ForestGame.TestCase.settings = settings(max_examples=100, stateful_step_count=10, deadline=None)
-TestForestGame = ForestGame.TestCase
+TestForestGame = pytest.mark.slow(ForestGame.TestCase)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
 
-from generators import random_row
+from generators import random_parents, random_row
 from oracles import brute_forest_value, brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
@@ -84,6 +84,7 @@ def test_optimal_against_optimal_on_fractions_decimals_floats():
 # -- optimal is never beaten; nobody beats optimal ------------------------------------------
 
 
+@pytest.mark.slow
 def test_optimal_first_never_ends_below_the_value_on_rows():
     rng = random.Random(4003)
     for _ in range(700):
@@ -95,6 +96,7 @@ def test_optimal_first_never_ends_below_the_value_on_rows():
                 row, second)
 
 
+@pytest.mark.slow
 def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
     rng = random.Random(4004)
     for _ in range(700):
@@ -106,6 +108,7 @@ def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
                 row, first)
 
 
+@pytest.mark.slow
 def test_optimal_against_strategies_on_rows_and_stacks():
     rng = random.Random(4005)
     for _ in range(400):
@@ -133,6 +136,7 @@ def test_optimal_bounds_hypothesis(row, other, seed):
 # -- the parity strategy ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_parity_never_loses_on_even_rows():
     rng = random.Random(4006)
     for _ in range(1500):
@@ -407,16 +411,8 @@ def test_exported():
 
 
 def _random_forest(rng: random.Random, n: int) -> tuple[list, list]:
-    values = [rng.choice([rng.randint(-6, 6), 0, 3]) for _ in range(n)]
-    parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]  # parents before children
-    order = list(range(n))
-    rng.shuffle(order)  # and then numbered at random
-    where = {old: new for new, old in enumerate(order)}
-    new_values, new_parents = [0] * n, [0] * n
-    for old in range(n):
-        new_values[where[old]] = values[old]
-        new_parents[where[old]] = -1 if parents[old] < 0 else where[parents[old]]
-    return new_values, new_parents
+    """Values with many ties (0 and 3 often) on a random forest."""
+    return [rng.choice([rng.randint(-6, 6), 0, 3]) for _ in range(n)], random_parents(rng, n)
 
 
 def test_optimal_off_the_line_plays_the_engines_best_move():

@@ -13,7 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsrow import Game, Profits
-from coinsrow._svg import COLOURS, format_number, game_svg
+from coinsrow._svg import COLOURS, game_svg
+from coinsrow._text import format_number
+
+from generators import random_forest
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -157,25 +160,6 @@ def test_text_is_escaped():
 # -- forests ----------------------------------------------------------------------------------
 
 
-def random_forest(rng: random.Random, n: int) -> tuple[list, list]:
-    values = [rng.randint(-5, 12) for _ in range(n)]
-    shape = rng.randrange(3)
-    if shape == 0:
-        parents = [rng.randrange(-1, i) if i else -1 for i in range(n)]
-    elif shape == 1:
-        parents = [i - 1 if rng.random() < 0.85 else -1 for i in range(n)]  # deep paths
-    else:
-        parents = [0 if i else -1 for i in range(n)]  # a star
-    order = list(range(n))
-    rng.shuffle(order)
-    number = {old: new for new, old in enumerate(order)}
-    new_values, new_parents = [0] * n, [0] * n
-    for old in range(n):
-        new_values[number[old]] = values[old]
-        new_parents[number[old]] = -1 if parents[old] < 0 else number[parents[old]]
-    return new_values, new_parents
-
-
 def tree_geometry(svg: str, count: int) -> tuple[list[tuple[float, float]], list]:
     """The centres of the last ``count`` coins (the forest's) and the edges drawn."""
     root = ET.fromstring(svg)
@@ -212,7 +196,7 @@ def check_tree_drawing(game: Game) -> None:
 def test_forests_one_coin_element_each_and_the_trees_drawn():
     rng = random.Random(11)
     for _ in range(150):
-        values, parents = random_forest(rng, rng.randint(0, 14))
+        values, parents = random_forest(rng, rng.randint(0, 14), -5, 12)
         rows = [[rng.randint(-5, 9) for _ in range(rng.randint(0, 5))]
                 for _ in range(rng.randint(0, 2))]
         stacks = [[rng.randint(-5, 9) for _ in range(rng.randint(1, 3))]
@@ -226,7 +210,7 @@ def test_forest_positions_part_way_through_a_game():
     rng = random.Random(12)
     for _ in range(60):
         game = Game(rows=[[rng.randint(-5, 9) for _ in range(rng.randint(0, 4))]],
-                    forest=random_forest(rng, rng.randint(1, 12)))
+                    forest=random_forest(rng, rng.randint(1, 12), -5, 12))
         for _ in range(rng.randint(0, len(game))):
             game = game.take(rng.choice(game.moves()))  # off the optimal line too
         check_picture(game)

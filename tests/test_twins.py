@@ -13,7 +13,6 @@ from __future__ import annotations
 import inspect
 import math
 import random
-import struct
 from array import array
 from typing import Any
 
@@ -21,7 +20,8 @@ import pytest
 
 from coinsrow import _core
 
-from generators import ROW_STYLES, random_row
+from checks import same_bits
+from generators import ROW_STYLES, random_parents, random_row
 
 Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
@@ -66,22 +66,17 @@ def test_every_kernel_has_its_exact_twin_under_the_naming_rule():
 # -- comparing answers ------------------------------------------------------------------------
 
 
-def _bits(x: float) -> bytes:
-    return struct.pack("<d", x)
-
-
 def same(machine: Any, twin: Any, exact: bool) -> bool:
-    """Equal answers; floats bit for bit (signed zeros too) unless ``exact`` (an int64
-    machine answer against the twin's Python int)."""
+    """Equal answers; floats bit for bit (signed zeros too); other numbers of the same type,
+    unless ``exact`` (an int64 machine answer against the twin's Python int)."""
     if isinstance(machine, (tuple, list)):
         return (isinstance(twin, (tuple, list)) and len(machine) == len(twin)
                 and all(same(a, b, exact) for a, b in zip(machine, twin)))
-    if isinstance(machine, float):
-        if type(twin) is int and twin == 0:
-            # The answer of an empty game: the twin's 0 is typed by the dispatch layer, 0.0.
-            return _bits(machine) == _bits(0.0)
-        return isinstance(twin, float) and _bits(machine) == _bits(twin)
-    return type(machine) is type(twin) and machine == twin if not exact else machine == twin
+    if isinstance(machine, float) and type(twin) is int and twin == 0:
+        twin = 0.0  # the answer of an empty game: the dispatch layer types the twin's 0, 0.0
+    if exact and not isinstance(machine, float):
+        return bool(machine == twin)
+    return same_bits(twin, machine)
 
 
 def outcome(call: tuple) -> tuple[Any, BaseException | None]:
@@ -181,6 +176,7 @@ def test_game_kernels_call_by_call(seed, floats):
                             (_core.cooperative_max_exact, list(coins))), floats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed,floats", CASES)
 def test_row_kernels_call_by_call(seed, floats):
     """The one-row kernels, cut into parts on threads or not, against their twins."""
@@ -213,7 +209,7 @@ def test_pizza_kernels_call_by_call(seed, floats):
 def _forest_arguments(rng: random.Random, n_nodes: int) -> tuple[array, array]:
     """Random parents (each node below an earlier one, or a root) and a position: the
     removed nodes are closed upwards (a node goes only after its parent)."""
-    parents = array("q", [rng.randint(-1, i - 1) if i else -1 for i in range(n_nodes)])
+    parents = array("q", random_parents(rng, n_nodes, shuffled=False))
     removed = array("B", bytes(n_nodes))
     for i in range(n_nodes):
         if (parents[i] < 0 or removed[parents[i]]) and rng.random() < 0.3:

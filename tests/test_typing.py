@@ -1,9 +1,10 @@
 """Typing of the installed package: the stub of the compiled core matches the module.
 
-``coinsrow/_core.pyi`` is written by hand; mypy.stubtest imports the compiled ``_core`` and
-compares every name, argument and constant with the stub, so a kernel added to a ``.pxi``
-without its stub (or a stub that drifted from the code) fails here. The package is checked
-where it is imported from: the source tree in development, site-packages for a wheel.
+``coinsrow/_core/__init__.pyi`` is written by hand; mypy.stubtest imports the compiled
+``_core`` package and compares every name, argument and constant with the stub, so a kernel
+added to a ``.pyx`` without its stub (or a stub that drifted from the code) fails here. The
+package is checked where it is imported from: the source tree in development, site-packages
+for a wheel.
 
 ``mypy coinsrow`` (strict, configured in pyproject.toml) must pass with no error on the
 source tree: a change that breaks the annotations fails here, not only in CI's typing job.
@@ -35,25 +36,21 @@ def _is_installed(directory: Path) -> bool:
     places.append(site.getusersitepackages())
     return any(directory == Path(place).resolve() for place in places if place)
 
-# Names Cython adds to every module, not part of the API.
-STUBTEST_ALLOWLIST = """\
-# Cython's dict of doctests of cdef functions
-coinsrow\\._core\\.__test__
-# Cython's pickling helpers of cdef classes that cannot be pickled
-coinsrow\\._core\\.__reduce_cython__
-coinsrow\\._core\\.__setstate_cython__
-"""
+# Names Cython adds to every module, not part of the API: none reach the package's namespace
+# (its __init__.py re-exports the kernels by name), so nothing is allowed to differ.
+STUBTEST_ALLOWLIST = ""
 
 
 def test_compiled_core_and_typing_files_ship_with_the_package() -> None:
     # A wheel without them would type-check as Any (no py.typed) or not at all (no stub).
     assert (PACKAGE_DIR / "py.typed").is_file()
-    assert (PACKAGE_DIR / "_core.pyi").is_file()
-    core_file = Path(_core.__file__).resolve()
-    assert core_file.parent == PACKAGE_DIR
-    assert core_file.suffix in (".so", ".pyd"), f"_core is not compiled: {core_file}"
+    assert (PACKAGE_DIR / "_core" / "__init__.pyi").is_file()
+    assert Path(_core.__file__).resolve().parent == PACKAGE_DIR / "_core"
+    compiled = [Path(_core._rows.__file__), Path(_core._forest.__file__)]
+    assert all(path.suffix in (".so", ".pyd") for path in compiled), compiled
 
 
+@pytest.mark.slow
 def test_stub_matches_compiled_module(tmp_path: Path) -> None:
     pytest.importorskip(
         "mypy.stubtest",
@@ -90,11 +87,12 @@ def test_stub_matches_compiled_module(tmp_path: Path) -> None:
         timeout=300,
     )
     assert result.returncode == 0, (
-        "coinsrow/_core.pyi does not match the compiled module (add stubs for new kernels "
-        f"at the end of _core.pyi):\n{result.stdout}\n{result.stderr}"
+        "coinsrow/_core/__init__.pyi does not match the compiled modules (add stubs for new "
+        f"kernels under their module's heading):\n{result.stdout}\n{result.stderr}"
     )
 
 
+@pytest.mark.slow
 def test_package_source_passes_mypy(tmp_path: Path) -> None:
     pytest.importorskip(
         "mypy", reason="mypy is not installed (in the 'test' group: pip install -e . --group test)"
@@ -249,6 +247,7 @@ def _run_script(tmp_path: Path, name: str) -> None:
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["user", "numpy"])
 def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
@@ -260,6 +259,7 @@ def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> N
     _run_script(tmp_path, f"{name}_script.py")  # the static types are the run-time ones
 
 
+@pytest.mark.slow
 def test_user_script_mistakes_are_caught_by_mypy(tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
     result = _mypy_user(tmp_path, "mistakes.py", MISTAKES_SCRIPT)

@@ -1,4 +1,4 @@
-# Included by _core.pyx: the game on a forest of rooted trees, mixed with rows and stacks
+# coinsrow._core._forest: the game on a forest of rooted trees, mixed with rows and stacks
 # (docs/forests.md). A move takes a root; its children become roots. A stack is a path.
 #
 # Block merging, bottom-up. Once the children of a vertex u are done, u owns H(u): the blocks
@@ -30,33 +30,31 @@
 # - ForestWindows (the Engine): the same blocks, the released ones in the treap of the rows'
 #   window structure (docs/window.md); taking a root puts the blocks it had absorbed back.
 
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._scratch cimport _scratch, _scratch_free
+from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _is_finite, _key,
+    _padded, _play_float_profits, _reduce_all_into, _reduce_into, _unkey)
+from coinsrow._core._window cimport (RowWindows, _F_LIMIT, _H_LIMIT, _Win, _w_drop_block,
+    _w_first_node, _w_pop_left_any, _w_pop_right_any, _w_priority, _w_pull, _w_split,
+    _w_tree_add)
+from array import array as _window_array
+
 from libc.math cimport isfinite
 from libc.stdint cimport int32_t, uint32_t
 from cpython.mem cimport PyMem_RawRealloc
 
-cdef enum:
-    # Steps between two looks at pending signals (Ctrl-C) in the long loops: a fraction of a
-    # millisecond of work, so an interrupt is honoured at once and the GIL rarely taken.
-    _FOREST_SIGNALS = 0xFFFF
-    # Siblings that released one block each are sorted as one run from this many on.
-    _FOREST_RUN = 8
-    # The play: a taken vertex's released children join the queue as one sorted run (one
-    # item) from this many on.
-    _PLAY_RUN = 64
-    # The value's records have 32-bit ids: from this many nodes on, the 64-bit slots.
-    _FOREST_WIDE = 0x7FFFFFFF
-    # A parent farther than this from its child and from the previous vertex's parent counts
-    # as scattered; with more than one vertex in _FOREST_SCATTERED scattered, the forest is
-    # renumbered in preorder first.
-    _FOREST_NEAR = 8
-    _FOREST_SCATTERED = 4
-    _FOREST_SAMPLE = 16
-    # Parents anywhere: renumbered when more than one vertex in _FOREST_BRANCHING has two
-    # children or more.
-    _FOREST_BRANCHING = 8
-    # The renumbering's passes request what they will read at the parent this many vertices
-    # ahead.
-    _RENUMBER_AHEAD = 32
 
 
 cdef struct _Node:
@@ -615,10 +613,12 @@ cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order
 
 
 cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
-                        int32_t *order, int64_t count, _Node *N) noexcept nogil:
+                        int32_t *order, int64_t count, _Node *N) except -1 nogil:
     """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
     children on the table; each vertex is appended when its last child is done. Returns
-    the length of the order (the vertices on the table). O(n)."""
+    the length of the order (the vertices on the table), or -1 with KeyboardInterrupt (or
+    what a signal handler raised) set: it looks at signals, so the error must reach the
+    caller, which stops and frees its scratch. O(n)."""
     cdef int64_t j = 0, p
     while j < count:
         _forest_signals(j)
@@ -632,16 +632,17 @@ cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_remove
     return count
 
 
-cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
+cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
                      bint any_removed, int64_t n, int kind, const int32_t *order,
                      int64_t visits, int32_t *size, int32_t *position, int32_t *kids,
-                     _Node *N) noexcept nogil:
+                     _Node *N) except -1 nogil:
     """The forest's vertices on the table renumbered in preorder (each subtree a range of
     ids, its root first; siblings in the order opposite to their visits children first), a
     vertex whose parent is off the table a root: writes the coin and the parent of new id i
     to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
-    to -1. Returns False, writing nothing more, when the ids are a preorder already (and no
-    vertex is off the table). n is the number of ids; ``kind`` (``_children_first_kind``)
+    to -1. Returns 0, writing nothing more, when the ids are a preorder already (and no
+    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it looks
+    at signals: the error reaches the caller, which stops and frees its scratch). n is the number of ids; ``kind`` (``_children_first_kind``)
     the order children first: decreasing ids (0), increasing (1), or the first ``visits``
     of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
     room for n ids each.
@@ -691,7 +692,7 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
     if same:
         for v in range(n):
             kids[v] = -1
-        return False
+        return 0
     for v in range(n):
         _forest_signals(v)
         kids[v] = -1
@@ -709,7 +710,7 @@ cdef bint _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gon
         # One record written per vertex, its coin and parent side by side (one cache line).
         _set_node_key(N, at, coin[v])
         N[at].child = position[p] if p >= 0 and not (any_removed and gone[p]) else -1
-    return True
+    return 1
 
 
 cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[::1] parents,
@@ -1841,7 +1842,7 @@ def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), total
+    return _codes.Status(status), total
 
 
 def forest_play(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
@@ -1873,7 +1874,7 @@ def forest_play(const coin_t[::1] coins, const int64_t[::1] starts, const int64_
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), total
+    return _codes.Status(status), total
 
 
 def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -1924,7 +1925,7 @@ def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad_index
-    return Status(status), (first, second)
+    return _codes.Status(status), (first, second)
 
 
 def forest_check(const int64_t[::1] parents):
@@ -1961,7 +1962,7 @@ def forest_check(const int64_t[::1] parents):
                 state[x] = 2
                 x = parents[x]
     free(state)
-    return ForestProblem(code), bad
+    return _codes.ForestProblem(code), bad
 
 
 # -- the engine's structure --------------------------------------------------------------------
@@ -2430,629 +2431,3 @@ cdef inline bint _add_magnitude(int64_t *total, int64_t x) noexcept nogil:
         return True
     total[0] += x if x >= 0 else -x  # both below 2^59: no overflow
     return total[0] >= _H_LIMIT
-
-
-# -- the same algorithms on Python numbers (ints of any size, floats, Fraction, Decimal) ---------
-# Same operations in the same order as the loops above: on Python floats the answers agree
-# bit for bit. (The heaps differ, but they pop the same keys: the arithmetic depends on the
-# keys alone, and the tie rule orders equal keys by slot in both.)
-
-cdef inline object _no_negative_zero(object x):
-    return x + 0.0 if type(x) is float else x
-
-
-cdef list _children_first_exact(list par):
-    """``_children_first_kind`` and ``_kahn_order`` on a list: the vertices (par != -2) in
-    the order the loops above visit them."""
-    cdef int64_t n = len(par), v, head = 0, p
-    cdef bint before = True, after = True
-    cdef list count, order
-    for v in range(n):
-        if par[v] >= 0:
-            before &= par[v] < v
-            after &= par[v] > v
-    if before:
-        return [v for v in range(n - 1, -1, -1) if par[v] != -2]
-    if after:
-        return [v for v in range(n) if par[v] != -2]
-    count = [0] * n
-    for v in range(n):
-        if par[v] >= 0:
-            count[par[v]] += 1
-    order = [v for v in range(n) if par[v] != -2 and count[v] == 0]
-    while head < len(order):
-        if (head & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
-        p = par[order[head]]
-        head += 1
-        if p >= 0:
-            count[p] -= 1
-            if count[p] == 0:
-                order.append(p)
-    return order
-
-
-cdef list _meld_exact(list a, list b):
-    """Two heaps (heapq lists) as one: the smaller pushed into the larger."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if len(a) < len(b):
-        a, b = b, a
-    for item in b:
-        heapq.heappush(a, item)
-    return a
-
-
-cdef object _forest_released_exact(list coins, int64_t fbase, list par, list keys,
-                                   object frozen):
-    """``_forest_released`` on Python numbers: appends the released blocks to ``keys`` and
-    returns ``frozen`` plus the frozen blocks, added in the same order."""
-    cdef int64_t n = len(par), u, p, j = 0
-    cdef list acc = [None] * n, h
-    cdef bint odd
-    for u in _children_first_exact(par):
-        if (j & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
-        j += 1
-        h = acc[u]
-        d = _no_negative_zero(coins[fbase + u])
-        odd = True
-        while True:
-            if odd and (not h or d >= -h[0]):
-                if h is None:
-                    h = []
-                heapq.heappush(h, -d)
-                break
-            if not h:
-                frozen = frozen + d
-                break
-            x = -heapq.heappop(h)
-            d = d - x if odd else d + x
-            odd = not odd
-        acc[u] = None
-        p = par[u]
-        if p >= 0:
-            acc[p] = _meld_exact(acc[p], h)
-        else:
-            keys.extend([-x for x in h])
-    return frozen
-
-
-cdef object _forest_released_wide_exact(list coins, int64_t fbase, const int64_t[::1] parents,
-                                        const uint8_t[::1] removed, list keys, object frozen):
-    """``_forest_released_wide`` on Python numbers."""
-    cdef list slot_of_node = [], par = [], coin = []
-    cdef int64_t i
-    for i in range(parents.shape[0]):
-        if removed[i]:
-            slot_of_node.append(-1)
-        else:
-            slot_of_node.append(len(coin))
-            coin.append(_no_negative_zero(coins[fbase + i]))
-    for i in range(parents.shape[0]):
-        if not removed[i]:
-            par.append(slot_of_node[parents[i]] if parents[i] >= 0 else -1)
-    K, released, alive, _, _ = _slot_blocks_exact(par, coin)
-    for i in range(len(par)):
-        if alive[i]:
-            keys.append(K[i])
-        elif not released[i]:
-            frozen = frozen + K[i]
-    return frozen
-
-
-cdef list _forest_parents_exact(const int64_t[::1] parents, const uint8_t[::1] removed):
-    cdef int64_t i, q
-    cdef list par = []
-    for i in range(parents.shape[0]):
-        if (i & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
-        if removed[i]:
-            par.append(-2)
-        else:
-            q = parents[i]
-            par.append(q if q >= 0 and not removed[q] else -1)
-    return par
-
-
-cdef object _forest_value_exact(list coins, const int64_t[::1] starts,
-                                const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
-                                const int64_t[::1] parents, const uint8_t[::1] removed,
-                                bint wide):
-    """``_forest_value_into`` on Python numbers."""
-    cdef list keys = [], par
-    cdef int64_t live
-    cdef bint plus = True
-    zero = _zero_of(coins)
-    fruitless, reduced = _reduce_all_exact(coins, starts, stops, n_rows, False)
-    for comp in reduced:
-        keys.extend(comp[0][comp[2]:comp[3] + 1])
-    par = _forest_parents_exact(parents, removed)
-    live = sum(1 for p in par if p != -2)
-    if parents.shape[0] < _FOREST_WIDE and not wide:
-        frozen = _forest_released_exact(coins, fbase, par, keys, zero)
-    else:
-        frozen = _forest_released_wide_exact(coins, fbase, parents, removed, keys, zero)
-    keys.sort(reverse=True)
-    total = zero
-    for x in keys:
-        total = total + x if plus else total - x
-        plus = not plus
-    total = total + frozen if len(keys) % 2 == 0 else total - frozen
-    if live & 1:
-        fruitless = zero - fruitless
-    return total + fruitless
-
-
-cdef tuple _slots_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                        Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                        const uint8_t[::1] removed):
-    """``_slots_of`` on lists: ``(flat, par, component, coin, slot_of_node)``."""
-    cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t p, i, q
-    cdef list flat = [], par = [], component = [], coin = [], slot_of_node = []
-    for c in range(n_rows, k):
-        for p in range(starts[c], stops[c]):
-            par.append(len(flat) - 1 if p > starts[c] else -1)
-            flat.append(p)
-            component.append(c)
-            coin.append(_no_negative_zero(coins[p]))
-    for i in range(removed.shape[0]):
-        if removed[i]:
-            slot_of_node.append(-1)
-            continue
-        slot_of_node.append(len(flat))
-        flat.append(fbase + i)
-        component.append(k)
-        coin.append(_no_negative_zero(coins[fbase + i]))
-        par.append(-1)
-    for i in range(removed.shape[0]):
-        if slot_of_node[i] >= 0:
-            q = parents[i]
-            par[slot_of_node[i]] = slot_of_node[q] if q >= 0 else -1
-    return flat, par, component, coin, slot_of_node
-
-
-cdef tuple _slot_blocks_exact(list par, list coin):
-    """``_slot_blocks`` on lists: ``(K, released, alive, merged, overflowed)``; merged[s] is
-    the list of the blocks s absorbed, in order."""
-    cdef int64_t n = len(par), u, p, x, j = 0
-    cdef list K = [None] * n, merged = [None] * n, acc = [None] * n, h
-    cdef bytearray released = bytearray(n), alive = bytearray(n)
-    cdef bint odd, overflowed = False
-    for u in _children_first_exact(par):
-        if (j & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
-        j += 1
-        h = acc[u]
-        acc[u] = None
-        d = coin[u]
-        odd = True
-        merged[u] = []
-        while True:
-            if odd and (not h or d > K[h[0][1]]):
-                released[u] = 1
-                alive[u] = 1
-                K[u] = d
-                if h is None:
-                    h = []
-                heapq.heappush(h, (-d, u))
-                break
-            if not h:
-                K[u] = d
-                break
-            x = heapq.heappop(h)[1]
-            alive[x] = 0
-            merged[u].append(x)
-            d = d - K[x] if odd else d + K[x]
-            odd = not odd
-        if type(d) is float and not isfinite(d):
-            overflowed = True
-        p = par[u]
-        if p >= 0:
-            acc[p] = _meld_exact(acc[p], h)
-    return K, released, alive, merged, overflowed
-
-
-cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                              Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                              const uint8_t[::1] removed):
-    """``_forest_play_into`` on Python numbers: ``(value, play, overflowed)``, the play a
-    list of ``(component, flat index, end)``. Queue entries are ``(-key, rank, item)``: the
-    same order as the machine's queue (ranks are unique)."""
-    cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t s, ch, item, e, lo, hi, p, t = 0, S
-    cdef list flat, par, component, coin, K, first_child, next_sib, play = []
-    cdef list queue = [], frozen_roots = [], rows, values, segments, offered, runs = []
-    cdef bytearray released
-    cdef bint plus = True, from_left, overflowed
-    cdef int end
-    flat, par, component, coin, _ = _slots_exact(coins, starts, stops, n_rows, fbase,
-                                                 parents, removed)
-    K, released, _, _, overflowed = _slot_blocks_exact(par, coin)
-    S = len(par)
-    first_child = [-1] * S
-    next_sib = [-1] * S
-    for s in range(S - 1, -1, -1):
-        p = par[s]
-        if p >= 0:
-            next_sib[s] = first_child[p]
-            first_child[p] = s
-    rows = _reduce_all_exact(coins, starts[:n_rows], stops[:n_rows], n_rows, True)[1]
-    for c in range(n_rows):
-        values = rows[c][0]
-        for x in values:
-            if type(x) is float and not isfinite(x):
-                overflowed = True
-        if rows[c][2] <= rows[c][3]:
-            heapq.heappush(queue, (-_head_exact(values, rows[c][2], rows[c][3], False), c, c))
-    total = _zero_of(coins)
-    s = -1
-    while True:
-        if (t & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
-        if s == -1:
-            children = [x for x in range(S) if par[x] < 0]
-        elif s >= 0:
-            children = []
-            ch = first_child[s]
-            while ch >= 0:
-                children.append(ch)
-                ch = next_sib[ch]
-        else:
-            children = []
-        offered = []
-        for ch in children:
-            if released[ch]:
-                offered.append(ch)
-            else:
-                heapq.heappush(frozen_roots, ch)
-        if len(offered) >= _PLAY_RUN:
-            offered.sort(key=lambda x: -K[x])  # stable: the lower slot first on ties
-            item = n_rows + S + len(runs)
-            runs.append([offered, 0])
-            heapq.heappush(queue, (-K[offered[0]], n_rows + offered[0], item))
-        else:
-            for ch in offered:
-                heapq.heappush(queue, (-K[ch], n_rows + ch, n_rows + ch))
-        if queue:
-            item = heapq.heappop(queue)[2]
-            if item >= n_rows + S:
-                run = runs[item - n_rows - S]
-                s = run[0][run[1]]
-                run[1] += 1
-                if run[1] < len(run[0]):
-                    ch = run[0][run[1]]
-                    heapq.heappush(queue, (-K[ch], n_rows + ch, item))
-                item = n_rows + s
-            if item < n_rows:
-                row = rows[item]
-                values, segments = row[0], row[1]
-                from_left = values[row[2]] >= values[row[3]]
-                if from_left:
-                    e = row[2]
-                    row[2] += 1
-                else:
-                    e = row[3]
-                    row[3] -= 1
-                lo = segments[e]
-                hi = segments[e + 1] if e + 1 < len(segments) else row[4]
-                end = LEFT if from_left else RIGHT
-                for p in (range(lo, hi) if from_left else range(hi - 1, lo - 1, -1)):
-                    play.append((item, p, end))
-                    t += 1
-                    total = total + coins[p] if plus else total - coins[p]
-                    plus = not plus
-                if row[2] <= row[3]:
-                    heapq.heappush(queue, (-_head_exact(values, row[2], row[3], False), item,
-                                           item))
-                s = -2
-                continue
-            s = item - n_rows
-        elif frozen_roots:
-            s = heapq.heappop(frozen_roots)
-        else:
-            break
-        play.append((component[s], flat[s], TOP if component[s] < k else ROOT))
-        t += 1
-        total = total + coins[flat[s]] if plus else total - coins[flat[s]]
-        plus = not plus
-    return total, play, overflowed
-
-
-cdef object _forest_first_not_finite(list coins, const int64_t[::1] starts,
-                                     const int64_t[::1] stops, int64_t fbase,
-                                     const uint8_t[::1] removed):
-    """The flat index of the first NaN or infinity on the table (rows and stacks first, as
-    ``_forest_not_finite`` looks), or -1."""
-    cdef Py_ssize_t c
-    cdef int64_t p
-    for c in range(starts.shape[0]):
-        for p in range(starts[c], stops[c]):
-            if type(coins[p]) is float and not isfinite(coins[p]):
-                return p
-    for p in range(removed.shape[0]):
-        if not removed[p] and type(coins[fbase + p]) is float and not isfinite(coins[fbase + p]):
-            return fbase + p
-    return -1
-
-
-cdef object _forest_first_coin(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                               int64_t fbase, const uint8_t[::1] removed):
-    cdef int64_t p
-    first = _first_coin(coins, starts, stops)
-    if type(first) is float:
-        return first
-    for p in range(removed.shape[0]):
-        if not removed[p]:
-            return coins[fbase + p]
-    return first
-
-
-def forest_value_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                       Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                       const uint8_t[::1] removed, bint wide=False):
-    """``forest_value`` on Python numbers."""
-    _forest_arguments(len(coins), starts, stops, n_rows, fbase, parents, removed)
-    bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
-    if bad >= 0:
-        return Status.NOT_FINITE, bad
-    value = _forest_value_exact(coins, starts, stops, n_rows, fbase, parents, removed, wide)
-    if _overflowed(value):
-        return Status.OVERFLOW, None
-    return Status.OK, value
-
-
-def forest_play_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                      Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                      const uint8_t[::1] removed, int64_t[::1] out_component,
-                      int64_t[::1] out_coin, uint8_t[::1] out_end):
-    """``forest_play`` on Python numbers: the same play, written to the same buffers."""
-    cdef int64_t live, t
-    _forest_arguments(len(coins), starts, stops, n_rows, fbase, parents, removed)
-    live = _live_count(starts, stops, removed)
-    if out_component.shape[0] < live or out_coin.shape[0] < live or out_end.shape[0] < live:
-        raise ValueError("output buffers are shorter than the game")
-    if live == 0:
-        return Status.OK, _zero_of(coins)
-    bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
-    if bad >= 0:
-        return Status.NOT_FINITE, bad
-    value, play, overflowed = _forest_play_exact(coins, starts, stops, n_rows, fbase, parents,
-                                                 removed)
-    for t in range(len(play)):
-        out_component[t], out_coin[t], out_end[t] = play[t]
-    if overflowed or _overflowed(value):
-        return Status.OVERFLOW, None
-    return Status.OK, value
-
-
-def forest_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                         Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                         const uint8_t[::1] removed):
-    """``forest_profits`` on Python numbers (see ``game_profits_exact``)."""
-    cdef int64_t live, p
-    cdef Py_ssize_t c
-    _forest_arguments(len(coins), starts, stops, n_rows, fbase, parents, removed)
-    total = _zero_of(coins)
-    live = _live_count(starts, stops, removed)
-    if live == 0:
-        return Status.OK, (total, total)
-    bad = _forest_first_not_finite(coins, starts, stops, fbase, removed)
-    if bad >= 0:
-        return Status.NOT_FINITE, bad
-    if type(_forest_first_coin(coins, starts, stops, fbase, removed)) is float:
-        value, play, overflowed = _forest_play_exact(coins, starts, stops, n_rows, fbase,
-                                                     parents, removed)
-        profits = _owner_fsum(coins, play)
-        if (overflowed or _overflowed(value) or _overflowed(profits[0])
-                or _overflowed(profits[1])):
-            return Status.OVERFLOW, None
-        return Status.OK, profits
-    value = _forest_value_exact(coins, starts, stops, n_rows, fbase, parents, removed, False)
-    for c in range(starts.shape[0]):
-        for p in range(starts[c], stops[c]):
-            total = total + coins[p]
-    for p in range(removed.shape[0]):
-        if not removed[p]:
-            total = total + coins[fbase + p]
-    if type(total) is int:
-        first = (total + value) // 2
-    else:
-        first = (total + value) / 2
-    return Status.OK, (first, total - first)
-
-
-cdef class ForestWindowsExact:
-    """``ForestWindows`` on a list of Python numbers: the same methods and bounds, the rows
-    in a ``RowWindowsExact`` whose treap also holds the slots' released blocks."""
-
-    cdef RowWindowsExact rows
-    cdef readonly int status
-    cdef readonly int64_t bad_index
-    cdef Py_ssize_t k
-    cdef Py_ssize_t n_rows
-    cdef int64_t nf, node0
-    cdef list flat, par, component, slot_of_node, K, merged, first_child, next_sib, roots
-    cdef list stack_top, stack_end, first_slot, comp_start, comp_stop
-    cdef bytearray released, gone
-    cdef object frozen
-
-    def __init__(self, list coins, const int64_t[::1] starts, const int64_t[::1] stops,
-                 Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
-                 const uint8_t[::1] removed):
-        cdef Py_ssize_t c
-        cdef int64_t s, p, i, x, nil
-        cdef double magnitude = 0
-        cdef list coin
-        cdef bytearray alive
-        self.status = OK
-        self.bad_index = -1
-        _forest_arguments(len(coins), starts, stops, n_rows, fbase, parents, removed)
-        self.k = starts.shape[0]
-        self.n_rows = n_rows
-        self.nf = parents.shape[0]
-        self.bad_index = _forest_first_not_finite(coins, starts, stops, fbase, removed)
-        if self.bad_index >= 0:
-            self.status = NOT_FINITE
-            return
-        # The machine structure's limit on floats (Python ints never overflow).
-        for c in range(self.k):
-            for p in range(starts[c], stops[c]):
-                if type(coins[p]) is float:
-                    magnitude += fabs(coins[p])
-        for i in range(self.nf):
-            if not removed[i] and type(coins[fbase + i]) is float:
-                magnitude += fabs(coins[fbase + i])
-        if not magnitude < _F_LIMIT:
-            self.status = OVERFLOW
-            return
-        self.rows = RowWindowsExact(coins, _window_array("q", starts[:n_rows]),
-                                    _window_array("q", stops[:n_rows]), n_rows)
-        self.flat, self.par, self.component, coin, self.slot_of_node = _slots_exact(
-            coins, starts, stops, n_rows, fbase, parents, removed)
-        self.K, self.released, alive, self.merged, _ = _slot_blocks_exact(self.par, coin)
-        n = len(self.par)
-        nil = self.rows.nil
-        self.node0 = nil + 1
-        zero = _zero_of(coins)
-        self.rows.tl.extend([nil] * n)
-        self.rows.tr.extend([nil] * n)
-        self.rows.sz.extend([0] * n)
-        self.rows.pri.extend([_w_priority_of(nil + 1 + s) for s in range(n)])
-        self.rows.val.extend([zero] * n)
-        self.rows.alt.extend([zero] * n)
-        self.first_child = [-1] * n
-        self.next_sib = [-1] * n
-        for s in range(n - 1, -1, -1):
-            p = self.par[s]
-            if p >= 0:
-                self.next_sib[s] = self.first_child[p]
-                self.first_child[p] = s
-        self.gone = bytearray(n)
-        self.roots = []
-        self.frozen = zero
-        for s in range(n):
-            if self.par[s] < 0:
-                heapq.heappush(self.roots, s)
-            if alive[s]:
-                self._treap_add(s)
-            elif not self.released[s]:
-                self.frozen = self.frozen + self.K[s]
-        self.stack_top = []
-        self.stack_end = []
-        self.comp_start = [starts[c] for c in range(self.k)]
-        self.comp_stop = [stops[c] for c in range(self.k)]
-        x = 0
-        for c in range(self.k):
-            self.stack_top.append(x)
-            if c >= n_rows:
-                x += stops[c] - starts[c]
-            self.stack_end.append(x)
-        self.first_slot = list(self.stack_top)
-
-    cdef void _treap_add(self, int64_t s):
-        self.rows.val[self.node0 + s] = self.K[s]
-        self.rows._tree_add(self.node0 + s)
-
-    cdef void _take(self, int64_t s):
-        cdef int64_t ch
-        if self.released[s]:
-            self.rows._drop_block(self.node0 + s)
-        else:
-            self.frozen = self.frozen - self.K[s]
-        self.gone[s] = 1
-        for x in self.merged[s]:
-            self._treap_add(x)
-        ch = self.first_child[s]
-        while ch >= 0:
-            heapq.heappush(self.roots, ch)
-            ch = self.next_sib[ch]
-
-    def value(self):
-        """The value of the position for the player to move. O(1)."""
-        root = self.rows.root
-        if self.rows.sz[root] & 1:
-            return self.rows.alt[root] - self.frozen
-        return self.rows.alt[root] + self.frozen
-
-    def best(self):
-        """``(component, from_left, flat)``: the move of the one tie rule (see
-        ``ForestWindows.best``)."""
-        cdef RowWindowsExact rows = self.rows
-        cdef int64_t i = rows.root, lo, hi, mid, c, s
-        cdef bint from_left
-        if i != rows.nil:
-            while rows.tl[i] != rows.nil:
-                i = rows.tl[i]
-        if i != rows.nil and i < rows.nil:
-            lo, hi = 0, rows.rows - 1
-            while lo < hi:
-                mid = (lo + hi + 1) >> 1
-                if rows.base[mid] <= i:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            c = lo
-            from_left = rows._left_is_larger(c)
-            return (c, from_left, rows.flat[c] - rows.base[c]
-                    + (rows.left[c] if from_left else rows.right[c] - 1))
-        if i != rows.nil:
-            s = i - self.node0
-        else:
-            while self.roots and self.gone[self.roots[0]]:
-                heapq.heappop(self.roots)
-            if not self.roots:
-                return -1, True, -1
-            s = self.roots[0]
-        return self.component[s], True, self.flat[s]
-
-    def pop_left(self, Py_ssize_t c):
-        """Take the left end of row c or the top of stack c (IndexError if empty)."""
-        cdef int64_t s
-        if not 0 <= c < self.k:
-            raise IndexError(c)
-        if c < self.n_rows:
-            self.rows.pop_left(c)
-            return
-        s = self.stack_top[c]
-        if s >= self.stack_end[c]:
-            raise IndexError(c)
-        self._take(s)
-        self.stack_top[c] = s + 1
-
-    def pop_right(self, Py_ssize_t c):
-        """Take the right end of row c (IndexError if it is empty or not a row)."""
-        if not 0 <= c < self.n_rows:
-            raise IndexError(c)
-        self.rows.pop_right(c)
-
-    def take_node(self, int64_t node):
-        """Take forest node ``node``, which must be a root (IndexError otherwise)."""
-        cdef int64_t s
-        if not 0 <= node < self.nf:
-            raise IndexError(node)
-        s = self.slot_of_node[node]
-        if s < 0 or self.gone[s] or (self.par[s] >= 0 and not self.gone[self.par[s]]):
-            raise IndexError(node)
-        self._take(s)
-
-    def bounds(self, Py_ssize_t c):
-        """``(start, stop)``: the flat range of the coins left in row or stack c."""
-        if not 0 <= c < self.k:
-            raise IndexError(c)
-        if c < self.n_rows:
-            return self.rows.bounds(c)
-        return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
-                self.comp_stop[c])
-
-    def taken(self, int64_t node):
-        """Whether forest node ``node`` is gone (taken, or gone when the structure was
-        built)."""
-        cdef int64_t s
-        if not 0 <= node < self.nf:
-            raise IndexError(node)
-        s = self.slot_of_node[node]
-        return s < 0 or bool(self.gone[s])

@@ -1,4 +1,4 @@
-# Included by _core.pyx: many one-row games at once (values_many, profits_many).
+# coinsrow._core._batch: many one-row games at once (values_many, profits_many).
 #
 # Many independent one-row games in one call (values_many, profits_many). A batch is one flat
 # buffer of coins and Arrow-style list offsets: game g is
@@ -6,6 +6,22 @@
 # with the GIL released, so that a thread pool runs calls on several cores at once. Every game
 # gets its own status, so that only the games whose int64 arithmetic overflowed are redone
 # exactly on Python ints, and a NaN is reported with the game it is in.
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport (_first_not_finite, _is_finite, _one_row_float_profits,
+    _one_row_greedy, _reduce)
 
 from libc.stdint cimport int32_t
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -56,7 +72,7 @@ def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::
         if problem == 0 and widen:
             for i in range(n):
                 widened[i] = offsets[i]
-    return OffsetsProblem(problem), index
+    return _codes.OffsetsProblem(problem), index
 
 
 def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offsets,
@@ -193,49 +209,6 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
         raise ValueError("the offsets decrease or point outside the coins")
     if no_memory:
         raise MemoryError()
-    if first_bad >= 0:
-        return Status.NOT_FINITE, first_bad
-    if n_overflow:
-        return Status.OVERFLOW, n_overflow
-    return Status.OK, 0
-
-
-def batch_solve_exact(list coins, int64_t base, const int64_t[::1] offsets,
-                      Py_ssize_t first_game, Py_ssize_t stop_game, list out_first,
-                      list out_second, uint8_t[::1] out_status):
-    """``batch_solve`` on Python numbers, into the lists ``out_first`` (and ``out_second``,
-    when not empty): each game as ``game_value_exact`` / ``game_profits_exact`` solve it."""
-    cdef bint profits = len(out_second) > 0
-    cdef Py_ssize_t g
-    cdef int64_t first_bad = -1, n_overflow = 0, start
-    one = _batch_array("q", [0])
-    if not 0 <= first_game <= stop_game < offsets.shape[0]:
-        raise ValueError("the games are outside the offsets")
-    if (len(out_first) < stop_game or out_status.shape[0] < stop_game
-            or (profits and len(out_second) < stop_game)):
-        raise ValueError("the output buffers are shorter than the batch")
-    for g in range(first_game, stop_game):
-        if offsets[g] > offsets[g + 1] or offsets[g] < base or offsets[g + 1] - base > len(coins):
-            raise ValueError("the offsets decrease or point outside the coins")
-    for g in range(first_game, stop_game):
-        PyErr_CheckSignals()  # Ctrl-C: honoured between two games
-        start = offsets[g] - base
-        game = coins[start:offsets[g + 1] - base]
-        stop = _batch_array("q", [len(game)])
-        if profits:
-            status, payload = game_profits_exact(game, one, stop, 1)
-        else:
-            status, payload = game_value_exact(game, one, stop, 1)
-        out_status[g] = status
-        if status == NOT_FINITE:
-            if first_bad < 0:
-                first_bad = start + payload
-        elif status == OVERFLOW:
-            n_overflow += 1
-        elif profits:
-            out_first[g], out_second[g] = payload
-        else:
-            out_first[g] = payload
     if first_bad >= 0:
         return Status.NOT_FINITE, first_bad
     if n_overflow:

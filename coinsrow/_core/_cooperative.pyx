@@ -1,4 +1,4 @@
-# Included by _core.pyx: the cooperative maximum (docs/algorithm.md).
+# coinsrow._core._cooperative: the cooperative maximum (docs/algorithm.md).
 #
 # The cooperative maximum of a row: the largest total the first player can collect when the
 # second player helps her, i.e. the maximum over all plays of the first player's coins.
@@ -12,6 +12,21 @@
 
 # DP cells computed between two looks at pending signals (Ctrl-C): a fraction of a
 # millisecond of work, so an interrupt is honoured at once and the GIL is rarely taken.
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport _first_not_finite, _is_finite
+
 cdef enum:
     _COOPERATIVE_CELLS_PER_SIGNAL_CHECK = 1 << 16
 
@@ -110,34 +125,3 @@ def cooperative_max(const coin_t[::1] coins):
     if ovf or not _is_finite(result):
         return Status.OVERFLOW, None
     return Status.OK, result
-
-
-def cooperative_max_exact(list coins):
-    """``cooperative_max`` on Python numbers (ints of any size, floats, Fraction, Decimal).
-
-    The same DP on one list of n + 1 Python numbers. Once per length it checks for signals
-    and lets other threads run (this loop needs the GIL for its arithmetic).
-    """
-    cdef Py_ssize_t n = len(coins), length, i
-    cdef list best = [_zero_of(coins)] * (n + 1)
-    cdef object take_left, take_right, keep
-    status, bad = check_finite_exact(coins)
-    if status != OK:
-        return status, bad
-    for length in range(1, n + 1):
-        if (n - length) % 2 == 0:
-            for i in range(n - length + 1):
-                take_left = coins[i] + best[i + 1]
-                take_right = coins[i + length - 1] + best[i]
-                best[i] = take_left if take_left >= take_right else take_right
-        else:
-            for i in range(n - length + 1):
-                keep = best[i + 1]
-                if keep > best[i]:
-                    best[i] = keep
-        PyErr_CheckSignals()
-        with nogil:
-            pass  # hands the GIL to a thread that asked for it
-    if _overflowed(best[0]):
-        return Status.OVERFLOW, None
-    return Status.OK, best[0]

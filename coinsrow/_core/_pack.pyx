@@ -1,4 +1,4 @@
-# Included by _core.pyx: the coins of a game of many components, packed into one buffer.
+# coinsrow._core._pack: the coins of a game of many components, packed into one buffer.
 #
 # A Game keeps all its coins in one flat int64 or float64 buffer (``_dispatch.Coins``).
 # Building it one component at a time in Python costs microseconds per component; this
@@ -7,6 +7,20 @@
 # list spans (``PackSpan``: many components in one values buffer with list offsets). It
 # moves coins and never computes on them, so it has no exact twin: with COINSROW_EXACT=1
 # the kernels read the packed coins as Python numbers.
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 
 cimport cython
 from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,

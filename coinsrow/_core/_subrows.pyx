@@ -1,4 +1,4 @@
-# Included by _core.pyx: values of sub-rows (docs/subrows.md), built on the static forests of
+# coinsrow._core._subrows: values of sub-rows (docs/subrows.md), built on the static forests of
 # the window structure (docs/window.md).
 #
 # The reduced form of the coins between boundaries L < R is the par1 path from L up to the
@@ -25,6 +25,23 @@
 # for bit. int64: the heights stay below 2^59 (WINDOW_INT64_LIMIT), so no block (2^60) or
 # alternating sum of sorted blocks (2^61) can overflow; the sums are checked all the same.
 
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+from coinsrow._core._rows cimport _first_not_finite
+from coinsrow._core._window cimport _F_LIMIT, _w_forests, _w_heights, _window_forests_into
+from array import array as _window_array
+
 from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
 
 cdef extern from "Python.h":
@@ -38,74 +55,12 @@ cdef bint _sr_interrupted() noexcept with gil:
     return _sr_signals_raw() < 0
 
 
-cdef enum:
-    # A side of a window crosses at most log2(n + 1) light edges: at most 64 heavy paths.
-    _SR_MAX_SEGMENTS = 72
-    # Queries of ``values`` between two looks at pending signals (Ctrl-C): each query costs
-    # at most O(sqrt(n) log n), well under a millisecond at n = 10^6.
-    _SR_QUERIES_PER_SIGNAL_CHECK = 64
-    # Units of build work (merged entries, candidate pairs) between two looks at signals.
-    _SR_WORK_PER_SIGNAL_CHECK = 1 << 20
-    # The smallest checkpoint spacing chosen automatically, and the memory it may use:
-    # at most (n + 1) / _SR_CHECKPOINT_BUDGET checkpoints beyond two per table.
-    _SR_MIN_SHIFT = 4
-    _SR_CHECKPOINT_BUDGET = 4
-    # Recorded operations (the exact twin): four int64 each, (code, x, y, z).
-    _SR_OP_RUN = 0        # reg (x >> 2) +-= alt_f[z] - alt_f[y], f = (x >> 1) & 1, minus = x & 1
-    _SR_OP_TABLES = 1     # acc = T[x] - T[y] (y < 0: T[x]; x < 0: zero)
-    _SR_OP_ADD_ACC = 2    # total +-= acc (minus = x)
-    _SR_OP_BRIDGE = 3     # total +-= h[x] + h[y] (minus = z)
-    _SR_OP_ZERO = 4       # F = zero
-    _SR_OP_STORE = 5      # T[x] = F
-    # Registers.
-    _SR_TOTAL = 0
-    _SR_ACC = 1
-    _SR_F = 2
 
 
-cdef struct _SRSide:
-    # One static forest laid out in heavy paths. Slots of a path run from its bottom (start)
-    # to its head (top); the slot after the head is a pad. Forest 0 is par1 (parents to the
-    # right, ext = ns), forest 1 is par2 (parents to the left, ext = ps).
-    int64_t nslots
-    int64_t npaths
-    int64_t *slot       # node -> slot
-    int64_t *node       # slot -> node (-1 in a pad)
-    int64_t *path       # slot -> heavy path
-    int64_t *ext        # slot -> ns (forest 0) or ps (forest 1) of its node
-    int64_t *start      # path -> slot of its bottom
-    int64_t *top        # path -> slot of its head
-    int64_t *weighted   # path -> number of slots with a block (a root has none)
-    int64_t *up         # path -> slot of the head's parent (-1 when the head is a root)
 
 
-cdef struct _SRCore:
-    int64_t n
-    _SRSide side[2]
-    # Pair tables, sorted by (X, Y): pairs of X are pair_first[X] .. pair_first[X + 1] - 1.
-    int64_t npairs
-    int64_t *pair_first
-    int64_t *pair_y
-    int64_t *pair_s0    # merged positions [s0, s1): where X and Y interleave
-    int64_t *pair_s1
-    int64_t *pair_cp    # first checkpoint of the pair
-    int64_t ncp
-    int64_t *cp_x       # entries of X merged before the checkpoint
-    int64_t shift       # checkpoint spacing = 1 << shift
-    int64_t limit_shift # the proof's spacing bound G = 1 << limit_shift
-    int64_t min_side    # the proof's m0: fewer entries of a path in the overlap, no table
 
 
-cdef struct _SRExec:
-    # Performs (or records) the numeric operations of a query or of a table build.
-    bint record
-    bint nomem
-    bint overflow
-    int64_t *ops
-    int64_t nops
-    int64_t cap
-    int64_t ri[3]
-    double rf[3]
 
 
 # ---------------------------------------------------------------------------------------
@@ -450,12 +405,6 @@ cdef inline void _sr_store(_SRExec *e, coin_t *T, int64_t c) noexcept nogil:
         T[c] = e.rf[_SR_F]
 
 
-cdef inline void _sr_exec_reset(_SRExec *e) noexcept nogil:
-    e.nops = 0
-    e.overflow = False
-    e.nomem = False
-    e.ri[0] = e.ri[1] = e.ri[2] = 0
-    e.rf[0] = e.rf[1] = e.rf[2] = 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -870,15 +819,6 @@ cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_
     return 0
 
 
-cdef inline int64_t _w_clamp(int64_t i, int64_t n) noexcept nogil:
-    """A slice bound (negative counts from the end) clamped to 0..n, as Python slices do."""
-    if i < 0:
-        i += n
-        if i < 0:
-            i = 0
-    if i > n:
-        i = n
-    return i
 
 
 cdef class SubRows:
@@ -1137,225 +1077,3 @@ cdef class SubRows:
                     with gil:
                         _sr_check_signals()
         return (Status.OVERFLOW if bad else Status.OK), bad
-
-
-# ---------------------------------------------------------------------------------------
-# The exact twin. The compiled planner runs on int64 keys that order the blocks exactly as
-# the numbers do (their ranks); the numeric operations it records are performed on Python
-# numbers in the same order as the machine structure performs them.
-
-cdef class SubRowsExact:
-    """``SubRows`` on a list of Python numbers (ints of any size, floats, Fraction, Decimal):
-    the same methods and bounds, a constant factor slower."""
-
-    cdef _SRCore core
-    cdef int64_t *keys[2]
-    cdef list h
-    cdef list alt1
-    cdef list alt2
-    cdef list T
-    cdef object zero
-    cdef _SRExec e
-    cdef readonly int status
-    cdef readonly int64_t bad_index
-
-    # (Cython zeroes the C members of a new object: every pointer starts NULL.)
-
-    def __init__(self, list coins, int64_t spacing=0, int64_t min_side=0):
-        cdef int64_t n = len(coins), j, r, x, p, f, k, nb
-        cdef list h, order, blocks, alt, K
-        cdef object zero = _zero_of(coins)
-        cdef double magnitude = 0
-        cdef int st
-        self.core.n = n
-        self.status = OK
-        self.bad_index = -1
-        self.zero = zero
-        status, bad = check_finite_exact(coins)
-        if status != OK:
-            self.status = status
-            self.bad_index = bad
-            return
-        nb = n + 1
-        h = [zero] * nb
-        for j in range(n):
-            h[j + 1] = coins[j] - h[j]
-            if type(coins[j]) is float:
-                magnitude += fabs(coins[j])
-        if not magnitude < _F_LIMIT:  # the machine structure's limit (floats only)
-            self.status = OVERFLOW
-            return
-        self.h = h
-        # The static forests from the ranks of the heights (ties by boundary: a stable sort).
-        order = sorted(range(nb), key=h.__getitem__)
-        ranks = _window_array("q", bytes(8 * nb))
-        cdef int64_t[::1] rank_view = ranks
-        for r in range(nb):
-            rank_view[order[r]] = r
-        ns, ps, par1, par2 = (_window_array("q", bytes(8 * nb)) for _ in range(4))
-        _window_forests_into(ranks, ns, ps, par1, par2)
-        cdef int64_t[::1] ns_v = ns, ps_v = ps, p1_v = par1, p2_v = par2
-        with nogil:
-            st = _sr_core_layout(&self.core, n, &ns_v[0], &ps_v[0], &p1_v[0], &p2_v[0])
-        if st != OK:
-            raise MemoryError()
-        # Keys: the blocks of both forests ordered as the merge takes them (larger first; on
-        # ties forest 0 first, then along the paths), key = count - rank.
-        blocks = []
-        for x in range(nb):
-            if p1_v[x] >= 0:
-                blocks.append((h[x] + h[p1_v[x]], 0, x))
-            if p2_v[x] >= 0:
-                blocks.append((h[x] + h[p2_v[x]], 1, x))
-        # Larger values first; on ties forest 0 (left entries) first; along forest 0 paths
-        # nodes increase, along forest 1 paths they decrease.
-        blocks.sort(key=lambda b: (-b[0], b[1], b[2] if b[1] == 0 else -b[2]))
-        for f in range(2):
-            self.keys[f] = <int64_t *> malloc(self.core.side[f].nslots * sizeof(int64_t))
-            if self.keys[f] == NULL:
-                raise MemoryError()
-            for k in range(self.core.side[f].nslots):
-                self.keys[f][k] = 0
-        for r in range(len(blocks)):
-            f = blocks[r][1]
-            self.keys[f][self.core.side[f].slot[blocks[r][2]]] = len(blocks) - r
-        # Alternating sums per path, as the machine structure computes them.
-        for f in range(2):
-            K = [zero] * self.core.side[f].nslots
-            for k in range(self.core.side[f].nslots):
-                x = self.core.side[f].node[k]
-                p = (p1_v[x] if f == 0 else p2_v[x]) if x >= 0 else -1
-                if p >= 0:
-                    K[k] = h[x] + h[p]
-            alt = [zero] * self.core.side[f].nslots
-            for p in range(self.core.side[f].npaths):
-                k = self.core.side[f].start[p]
-                alt[k] = zero
-                for j in range(self.core.side[f].weighted[p]):
-                    alt[k + j + 1] = alt[k + j] + K[k + j] if j % 2 == 0 else alt[k + j] - K[k + j]
-            if f == 0:
-                self.alt1 = alt
-            else:
-                self.alt2 = alt
-        st = _sr_choose_pairs(&self.core, self.keys[0], self.keys[1], spacing, min_side)
-        if st != OK:
-            raise MemoryError()
-        self.T = [zero] * (self.core.ncp + 1)
-        _sr_exec_reset(&self.e)
-        self.e.record = True
-        _sr_fill_tables(&self.core, self.keys[0], self.keys[1], <int64_t *> NULL,
-                        <int64_t *> NULL, <int64_t *> NULL, &self.e)
-        if self.e.nomem:
-            raise MemoryError()
-        self._replay()
-
-    def __dealloc__(self):
-        _sr_core_free(&self.core)
-        free(self.keys[0])
-        free(self.keys[1])
-        free(self.e.ops)
-
-    def __len__(self):
-        return self.core.n
-
-    @property
-    def table_pairs(self):
-        """Pairs of heavy paths with a table."""
-        return self.core.npairs
-
-    @property
-    def checkpoints(self):
-        """Checkpoints of all tables."""
-        return self.core.ncp
-
-    @property
-    def spacing(self):
-        """Merged entries between two checkpoints of a table."""
-        return (<int64_t> 1) << self.core.shift
-
-    @property
-    def memory(self):
-        """Bytes of the compiled part (the Python numbers are not counted)."""
-        if self.status != OK:
-            return 0
-        return _sr_core_bytes(&self.core) + 8 * (self.core.side[0].nslots
-                                                 + self.core.side[1].nslots)
-
-    cdef object _replay(self):
-        """Perform the recorded operations on Python numbers: the total register."""
-        cdef int64_t i, code, x, y, z, reg
-        cdef int64_t *ops = self.e.ops
-        cdef list regs = [self.zero, self.zero, self.zero]
-        cdef list h = self.h, T = self.T, alt
-        cdef object r
-        for i in range(0, self.e.nops, 4):
-            code = ops[i]
-            x = ops[i + 1]
-            y = ops[i + 2]
-            z = ops[i + 3]
-            if code == _SR_OP_RUN:
-                reg = x >> 2
-                alt = self.alt1 if (x >> 1) & 1 == 0 else self.alt2
-                r = alt[z] - alt[y]
-                regs[reg] = regs[reg] - r if x & 1 else regs[reg] + r
-            elif code == _SR_OP_TABLES:
-                if x < 0:
-                    regs[_SR_ACC] = self.zero
-                    if y >= 0:
-                        regs[_SR_ACC] = regs[_SR_ACC] - T[y]
-                elif y < 0:
-                    regs[_SR_ACC] = T[x]
-                else:
-                    regs[_SR_ACC] = T[x] - T[y]
-            elif code == _SR_OP_ADD_ACC:
-                if x:
-                    regs[_SR_TOTAL] = regs[_SR_TOTAL] - regs[_SR_ACC]
-                else:
-                    regs[_SR_TOTAL] = regs[_SR_TOTAL] + regs[_SR_ACC]
-            elif code == _SR_OP_BRIDGE:
-                r = h[x] + h[y]
-                regs[_SR_TOTAL] = regs[_SR_TOTAL] - r if z else regs[_SR_TOTAL] + r
-            elif code == _SR_OP_ZERO:
-                regs[_SR_F] = self.zero
-            else:
-                T[x] = regs[_SR_F]
-        return regs[_SR_TOTAL]
-
-    cdef object _value(self, int64_t lo, int64_t hi):
-        if lo >= hi:
-            return self.zero
-        _sr_exec_reset(&self.e)
-        self.e.record = True
-        _sr_value(&self.core, self.keys[0], self.keys[1], <int64_t *> NULL, <int64_t *> NULL,
-                  <int64_t *> NULL, <int64_t *> NULL, lo, hi, &self.e)
-        if self.e.nomem:
-            raise MemoryError()
-        return self._replay()
-
-    def value(self, int64_t start, int64_t stop):
-        """``SubRows.value`` on Python numbers: ``(OK, value)``."""
-        if self.status != OK:
-            raise ValueError("the structure was not built (see status)")
-        if not 0 <= start <= stop <= self.core.n:
-            raise IndexError((start, stop))
-        return Status.OK, self._value(start, stop)
-
-    def values(self, const int64_t[::1] starts, const int64_t[::1] stops, list out,
-               uint8_t[::1] ok):
-        """``SubRows.values`` on Python numbers, into the list ``out``: ``(OK, 0)``."""
-        cdef Py_ssize_t q, m = starts.shape[0]
-        cdef int64_t lo, hi
-        if self.status != OK:
-            raise ValueError("the structure was not built (see status)")
-        if stops.shape[0] != m or ok.shape[0] < m:
-            raise ValueError("starts, stops and ok differ in length")
-        if len(out) < m:
-            raise ValueError("output buffer is too short")
-        for q in range(m):
-            lo = _w_clamp(starts[q], self.core.n)
-            hi = _w_clamp(stops[q], self.core.n)
-            out[q] = self._value(lo, hi if hi > lo else lo)
-            ok[q] = 1
-            _sr_check_signals()
-        return Status.OK, 0
-

@@ -1,5 +1,5 @@
-# Stub of the compiled module coinsrow._core (coinsrow/_core.pyx, _core.pxd and the .pxi
-# files it includes). Checked against the built module by tests/test_typing.py
+# Stub of the compiled package coinsrow._core (the extension modules under coinsrow/_core/,
+# re-exported by its __init__.py). Checked against the built module by tests/test_typing.py
 # (mypy.stubtest).
 #
 # The machine kernels are Cython fused functions over int64 and float64: ``coins`` is any
@@ -17,7 +17,23 @@ from typing import Any, Final
 
 from typing_extensions import Buffer, disjoint_base
 
-# --- _core.pxd ------------------------------------------------------------------------------
+__all__ = [
+    "End", "ForestProblem", "OffsetsProblem", "Status",
+    "scratch_kept", "scratch_release",
+    "check_finite", "check_finite_exact", "game_play", "game_play_exact", "game_profits",
+    "game_profits_exact", "game_value", "game_value_exact", "row_play", "row_play_exact",
+    "row_profits", "row_profits_exact", "row_value", "row_value_exact",
+    "WINDOW_INT64_LIMIT", "RowWindows", "RowWindowsExact", "pizza_profits",
+    "pizza_profits_exact", "window_pizza", "window_pizza_exact",
+    "SubRows", "SubRowsExact",
+    "ForestWindows", "ForestWindowsExact", "forest_check", "forest_play", "forest_play_exact",
+    "forest_profits", "forest_profits_exact", "forest_value", "forest_value_exact",
+    "batch_check_offsets", "batch_pack_int_lists", "batch_solve", "batch_solve_exact",
+    "cooperative_max", "cooperative_max_exact",
+    "Packing", "PackSpan", "pack_components",
+]
+
+# --- _types.pxd ------------------------------------------------------------------------------
 
 class Status(enum.IntEnum):
     OK = 0
@@ -42,7 +58,7 @@ class OffsetsProblem(enum.IntEnum):
     OFFSETS_DECREASING = 3
     OFFSETS_PAST_END = 4
 
-# --- _scratch.pxi ---------------------------------------------------------------------------
+# --- _scratch.pyx ---------------------------------------------------------------------------
 
 def scratch_kept() -> list[tuple[int, bool]]:
     """The buffers kept between calls for the kernels' scratch: ``(bytes, busy)`` per slot."""
@@ -50,7 +66,7 @@ def scratch_kept() -> list[tuple[int, bool]]:
 def scratch_release() -> None:
     """Return the kept buffers that no call is using to the allocator (also done at exit)."""
 
-# --- _rows.pxi ------------------------------------------------------------------------------
+# --- _rows.pyx ------------------------------------------------------------------------------
 
 def game_value(coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int) -> tuple[Status, Any]:
     """``(status, value or bad flat index)``; an int for int64 coins, a float for float64."""
@@ -131,7 +147,7 @@ def check_finite(coins: Buffer) -> tuple[Status, int | None]:
 def check_finite_exact(coins: list[Any]) -> tuple[Status, int | None]:
     """``check_finite`` on Python numbers."""
 
-# --- _window.pxi ----------------------------------------------------------------------------
+# --- _window.pyx ----------------------------------------------------------------------------
 
 WINDOW_INT64_LIMIT: Final[int]
 
@@ -205,7 +221,7 @@ class RowWindowsExact:
     def _slide(self, c: int, push: bool) -> None: ...
     def _open(self, c: int, left: int, right: int) -> None: ...
 
-# --- _subrows.pxi ---------------------------------------------------------------------------
+# --- _subrows.pyx ---------------------------------------------------------------------------
 
 @disjoint_base
 class SubRows:
@@ -253,7 +269,7 @@ class SubRowsExact:
         self, starts: Buffer, stops: Buffer, out: list[Any], ok: Buffer
     ) -> tuple[Status, int]: ...
 
-# --- _forest.pxi ----------------------------------------------------------------------------
+# --- _forest.pyx ----------------------------------------------------------------------------
 
 def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
     """``(problem, node)``: a parent out of range or a cycle, and the node it is found at."""
@@ -336,7 +352,7 @@ class ForestWindowsExact:
     def bounds(self, c: int) -> tuple[int, int]: ...
     def taken(self, node: int) -> bool: ...
 
-# --- _batch.pxi -----------------------------------------------------------------------------
+# --- _batch.pyx -----------------------------------------------------------------------------
 
 def batch_check_offsets(
     offsets: Buffer, n_coins: int, widened: Buffer
@@ -370,7 +386,7 @@ def batch_solve_exact(
 def batch_pack_int_lists(rows: list[Any]) -> tuple[Any, Any, bytearray]:
     """Pack lists of Python ints into one int64 buffer: ``(coins, offsets, packed)``."""
 
-# --- _cooperative.pxi -----------------------------------------------------------------------
+# --- _cooperative.pyx -----------------------------------------------------------------------
 
 def cooperative_max(coins: Buffer) -> tuple[Status, Any]:
     """``(status, result or bad index)``: the cooperative maximum of one int64/float64 row."""
@@ -378,7 +394,7 @@ def cooperative_max(coins: Buffer) -> tuple[Status, Any]:
 def cooperative_max_exact(coins: list[Any]) -> tuple[Status, Any]:
     """``cooperative_max`` on Python numbers."""
 
-# --- _pack.pxi ------------------------------------------------------------------------------
+# --- _pack.pyx ------------------------------------------------------------------------------
 
 class Packing(enum.IntEnum):
     PACKED = 0

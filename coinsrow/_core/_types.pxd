@@ -1,6 +1,6 @@
-# Declarations of the compiled core, coinsrow._core: the coin type every kernel is written
+# coinsrow._core._types: the coin type every kernel is written
 # for, the status and move-end codes shared by C and Python, and the checked arithmetic.
-# Every .pxi file included by _core.pyx sees these names.
+# Every module of the package cimports these names (``from coinsrow._core._types cimport *``).
 #
 # The kernels' contract (docs/architecture.md):
 # - a machine kernel reads its coins from a C-contiguous 1-D int64 or float64 buffer and
@@ -103,3 +103,14 @@ cpdef enum OffsetsProblem:
     OFFSETS_NEGATIVE "COINSROW_OFFSETS_NEGATIVE" = 2
     OFFSETS_DECREASING "COINSROW_OFFSETS_DECREASING" = 3
     OFFSETS_PAST_END "COINSROW_OFFSETS_PAST_END" = 4
+
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define coinsrow_prefetch(p) __builtin_prefetch(p, 1)
+    #else
+    #define coinsrow_prefetch(p) ((void)0)
+    #endif
+    """
+    void coinsrow_prefetch(const void *p) noexcept nogil

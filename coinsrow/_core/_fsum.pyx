@@ -1,4 +1,4 @@
-# Included by _core.pyx: correctly rounded sums of doubles, for float profits.
+# coinsrow._core._fsum: correctly rounded sums of doubles, for float profits.
 #
 # A float game's profits are the sums of the coins each player takes, each rounded once
 # (Python's math.fsum of them), not (sum +- value) / 2, which would state totals nobody took.
@@ -19,27 +19,27 @@
 # No intermediate sum can overflow; a sum whose rounded value is beyond the float range
 # gives +-inf (the callers then redo the game exactly, as for any float overflow).
 
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+
 from libc.math cimport ldexp
 from libc.string cimport memcpy, memset
 
-cdef enum:
-    # Chunks 0 to 64 take additions (p / 32 + 1 <= 64); 65 to 67 take only carries, the
-    # last one signed: 68 chunks hold any sum of fewer than 2^60 doubles.
-    _FSUM_CHUNKS = 68
-    # Each addition moves a chunk by under 2^52, from [0, 2^32) after a carry: 1024
-    # additions keep it under 2^62.
-    _FSUM_ADDS_BEFORE_CARRY = 1024
 
 
-cdef struct ExactSum:
-    int64_t chunk[_FSUM_CHUNKS]
-    int64_t adds_left
 
 
-cdef inline void exact_sum_init(ExactSum *acc) noexcept nogil:
-    """Start an empty sum."""
-    memset(acc.chunk, 0, sizeof(acc.chunk))
-    acc.adds_left = _FSUM_ADDS_BEFORE_CARRY
 
 
 cdef void _exact_sum_carry(ExactSum *acc) noexcept nogil:
@@ -56,26 +56,6 @@ cdef void _exact_sum_carry(ExactSum *acc) noexcept nogil:
     acc.adds_left = _FSUM_ADDS_BEFORE_CARRY
 
 
-cdef inline void exact_sum_add(ExactSum *acc, double x) noexcept nogil:
-    """Add a finite x to the sum exactly."""
-    cdef uint64_t bits, m
-    cdef int64_t p, negative, low, high
-    cdef int shift
-    memcpy(&bits, &x, sizeof(double))
-    p = <int64_t> ((bits >> 52) & 0x7FF)
-    m = bits & ((<uint64_t> 1 << 52) - 1)
-    if p != 0:
-        m |= <uint64_t> 1 << 52
-        p -= 1
-    shift = <int> (p & 31)
-    low = <int64_t> ((m << shift) & ((<uint64_t> 1 << 32) - 1))   # wraps: its low bits
-    high = <int64_t> (m >> (32 - shift))
-    negative = -<int64_t> (bits >> 63)            # all ones for a negative x
-    acc.chunk[p >> 5] += (low ^ negative) - negative
-    acc.chunk[(p >> 5) + 1] += (high ^ negative) - negative
-    acc.adds_left -= 1
-    if coinsrow_unlikely(acc.adds_left == 0):
-        _exact_sum_carry(acc)
 
 
 cdef double exact_sum_result(ExactSum *acc) noexcept nogil:

@@ -1,4 +1,4 @@
-# Included by _core.pyx before the algorithms: the scratch memory of the big kernels.
+# coinsrow._core._scratch: the scratch memory of the big kernels.
 #
 # A kernel on 10^6 coins or nodes needs megabytes of scratch. Fresh memory from the system
 # costs a page fault and the clearing of a page for every 4 KiB first touched: on inputs
@@ -7,13 +7,22 @@
 # slots, within a bound, and big buffers ask for huge pages (fewer faults, fewer TLB misses
 # for the forests' random accesses).
 
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
+
 cdef extern from *:
     """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define coinsrow_prefetch(p) __builtin_prefetch(p, 1)
-    #else
-    #define coinsrow_prefetch(p) ((void)0)
-    #endif
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
@@ -156,7 +165,6 @@ cdef extern from *:
     #endif
     }
     """
-    void coinsrow_prefetch(const void *p) noexcept nogil
     void coinsrow_huge_pages(void *p, size_t n) noexcept nogil
     enum: COINSROW_KEPT_SLOTS
     void *coinsrow_scratch(size_t n, int huge_pages) noexcept nogil
@@ -166,7 +174,7 @@ cdef extern from *:
     int coinsrow_kept_busy(int i) noexcept nogil
 
 
-cdef inline void *_scratch(size_t n, bint huge_pages=True) noexcept nogil:
+cdef void *_scratch(size_t n, bint huge_pages=True) noexcept nogil:
     """malloc; a big buffer may be one kept from an earlier call (``coinsrow_scratch``).
     ``huge_pages``: ask for huge pages when it is big, for scratch read all over (the
     forests' heaps); not for scratch touched in a few places only (a huge page is cleared
@@ -174,7 +182,7 @@ cdef inline void *_scratch(size_t n, bint huge_pages=True) noexcept nogil:
     return coinsrow_scratch(n, huge_pages)
 
 
-cdef inline void _scratch_free(void *p) noexcept nogil:
+cdef void _scratch_free(void *p) noexcept nogil:
     """Free a buffer of ``_scratch`` (or keep it for the next call)."""
     coinsrow_scratch_free(p)
 

@@ -1,0 +1,94 @@
+# Declarations of coinsrow._core._rows that other modules cimport.
+
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+from coinsrow._core._types cimport *
+from libc.string cimport memcpy
+from libc.math cimport isfinite
+
+
+cdef struct Component:
+    int64_t first     # index in the scratch arrays of the first reduced entry
+    int64_t left      # next entry available from the left (rows) or the top (stacks)
+    int64_t right     # last entry still available (inclusive); left > right when exhausted
+    int64_t fused_end # one past the last entry after Fusion (before Fruitless)
+    int64_t stop      # one past the component's last coin
+    int64_t tail      # first coin of a stack's Fruitless tail (== stop when there is none)
+    bint is_stack
+
+cdef inline bint _is_finite(coin_t x) noexcept nogil:
+    if coin_t is double:
+        return isfinite(x)
+    else:
+        return True
+
+cdef inline coin_t *_padded(coin_t *raw) noexcept nogil:
+    """Scratch for ``_reduce_all_into(..., packed=True)``: ``raw`` has room for n + 2
+    entries; the first two are zeroed and the array starts after them. NULL stays NULL.
+    Release with ``free(values - 2)``."""
+    if raw == NULL:
+        return NULL
+    raw[0] = 0
+    raw[1] = 0
+    return raw + 2
+
+cdef inline bint _before(Component *components, coin_t *heads, int64_t a, int64_t b) noexcept nogil:
+    """Heap order: larger head first, then lower component index."""
+    return heads[a] > heads[b] or (heads[a] == heads[b] and a < b)
+
+cdef inline coin_t _head(Component *comp, coin_t *values) noexcept nogil:
+    if comp.is_stack:
+        return values[comp.left]
+    if values[comp.left] >= values[comp.right]:
+        return values[comp.left]
+    return values[comp.right]
+
+cdef inline uint64_t _key(coin_t x) noexcept nogil:
+    """An unsigned key in the order of the coins (IEEE order for finite doubles)."""
+    cdef uint64_t bits
+    if coin_t is int64_t:
+        return (<uint64_t> x) ^ (<uint64_t> 1 << 63)
+    else:
+        memcpy(&bits, &x, sizeof(bits))
+        if bits >> 63:
+            return ~bits
+        return bits | (<uint64_t> 1 << 63)
+
+cdef inline coin_t _unkey(uint64_t key, coin_t *kind) noexcept nogil:
+    """The inverse of ``_key``; ``kind`` only selects the type."""
+    cdef double d
+    if coin_t is int64_t:
+        return <int64_t> (key ^ (<uint64_t> 1 << 63))
+    else:
+        if key >> 63:
+            key ^= <uint64_t> 1 << 63
+        else:
+            key = ~key
+        memcpy(&d, &key, sizeof(d))
+        return d
+
+
+cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil
+
+cdef int _one_row_float_profits(const double[::1] coins, int64_t start, int64_t stop,
+                                double *values, int64_t *segments, double *first,
+                                double *second, double second_extra) noexcept nogil
+
+cdef coin_t _one_row_greedy(coin_t *values, int64_t left, int64_t right, bint *overflow) noexcept nogil
+
+cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
+                          coin_t *values, int64_t base, int64_t *segments,
+                          bint *overflow, bint padded) noexcept nogil
+
+cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
+                     coin_t *values, int64_t *segments, bint *overflow) noexcept nogil
+
+cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
+                          const int64_t[::1] stops, Py_ssize_t n_rows,
+                          coin_t *values, int64_t *segments, Component *components,
+                          coin_t *fruitless, int64_t *bad_index, bint packed) noexcept nogil
+
+cdef int _play_float_profits(const double[::1] coins, int64_t *play, int64_t n,
+                             double *first, double *second) noexcept nogil
+
+
+cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) except -1

@@ -1,0 +1,91 @@
+"""Checks shared by the tests: equal answers of equal types, floats against exact answers,
+optimal plays against the DP.
+
+Each returns a bool for ``assert check(...), context`` (``check_play`` asserts move by move).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from oracles import dp_table
+
+TINY = 2.0**-1074  # the smallest denormal
+
+
+def same(got: Any, want: Any) -> bool:
+    """Equal and of the same types, through lists and tuples (``Profits`` included) entry by
+    entry: ``1 == 1.0`` is not the same answer."""
+    if type(got) is not type(want):
+        return False
+    if isinstance(want, (tuple, list)):
+        return len(got) == len(want) and all(same(a, b) for a, b in zip(got, want))
+    return bool(got == want)
+
+
+def _bits(x: float) -> bytes:
+    return struct.pack("<d", x)
+
+
+def same_bits(got: Any, want: Any) -> bool:
+    """As ``same``, with floats equal bit for bit (a zero's sign counts); lists, tuples and
+    ``Profits`` hold the same entries whichever of them each one is."""
+    if isinstance(want, (tuple, list)):
+        return (isinstance(got, (tuple, list)) and len(got) == len(want)
+                and all(same_bits(a, b) for a, b in zip(got, want)))
+    if isinstance(want, float):
+        return isinstance(got, float) and _bits(got) == _bits(want)
+    return same(got, want)
+
+
+def same_or_close(a: Any, b: Any) -> bool:
+    """Equal; two floats up to rounding (computed in different orders: 1e-9 relative or
+    absolute)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def rounded(exact: Any) -> float:
+    """An exact number rounded once to the nearest float (+-inf beyond the float range)."""
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def close(got: float, exact: Any, coins: Sequence[float] | None = None) -> bool:
+    """A float answer against the exact one: never NaN; the same infinity when the exact
+    answer is beyond the float range (the overflow was redone exactly and rounded once);
+    otherwise within the rounding error of float arithmetic on the way: with ``coins``, a few
+    units in the last place of the coins' total magnitude per operation; without, 1e-12
+    relative (or four of the smallest denormals)."""
+    if math.isnan(got):
+        return False
+    want = rounded(exact)
+    if math.isinf(want) or math.isinf(got):
+        return got == want
+    if coins is None:
+        return math.isclose(got, want, rel_tol=1e-12, abs_tol=4 * TINY)
+    scale = sum(abs(Fraction(x)) for x in coins)
+    return abs(Fraction(got) - exact) <= 8 * (len(coins) + 1) * scale / 2**53
+
+
+def check_play(row: Sequence[Any], moves: Sequence[int]) -> None:
+    """Every move takes an end coin of what is left and is optimal there (the DP), and the
+    play takes every coin."""
+    table = dp_table(row)  # table[i][j]: row[i:j] for the player to move
+    i, j = 0, len(row)
+    for p in moves:
+        assert p in (i, j - 1), (p, i, j)
+        if p == i:
+            assert row[i] - table[i + 1][j] == table[i][j], (p, i, j)
+            i += 1
+        else:
+            assert row[j - 1] - table[i][j - 1] == table[i][j], (p, i, j)
+            j -= 1
+    assert i == j, (i, j)
