@@ -47,7 +47,6 @@ from typing import Any, NoReturn, TextIO, cast
 
 import coinsrow
 
-from . import _play
 from ._coins import column
 from ._dispatch import EXACT_DECIMAL
 from ._game import Game, play_moves
@@ -912,6 +911,8 @@ def play_command(argv: list[str], out: TextIO) -> int:
         raise UsageError("--seed goes with --random N")
     else:
         game = read_game(args)
+    from . import _play  # the terminal game: only for this subcommand
+
     try:
         outcome = _play.play(game, engine_first=args.engine_first, stdin=sys.stdin, out=out)
     except _play.InputError as error:

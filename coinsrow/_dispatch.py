@@ -35,10 +35,10 @@ from decimal import Decimal
 from typing import Any, cast
 
 from . import _core
-from ._coins import FLOAT64, OBJECTS, TYPECODES, Coins, Column, Number, storage
+from ._coins import FLOAT64, INT64, OBJECTS, TYPECODES, Coins, Column, Number, storage
 
-__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Structure", "span", "run", "run_game",
-           "run_games", "twins"]
+__all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Structure", "kernels", "span", "run",
+           "run_game", "run_games", "twins"]
 
 #: ``COINSROW_EXACT=1`` at import: every kernel runs as its exact twin (for tests and
 #: debugging; the answers are the same, a constant factor slower).
@@ -92,20 +92,20 @@ def _status(reply: Any) -> tuple[Any, Any]:
     return status, (reply if status == Status.OK else reply.bad_index)
 
 
-def _solve(coins: Coins, first: Callable[[Any], Any] | None,
-           exact: Callable[[list], Any], answer: Answer) -> Any:
-    """The one path from a kernel's status to its fallback: ``first(numbers)`` (the machine
-    kernel, or the twin on the same numbers) unless it is None, then if it overflowed
-    ``exact(exact numbers)`` under the exact Decimal context; the payload put in the game's
-    number type."""
+def _solve(coins: Coins, first: Callable[..., Any] | None, exact: Callable[..., Any],
+           answer: Answer, args: tuple = ()) -> Any:
+    """The one path from a kernel's status to its fallback: ``first(numbers, *args)`` (the
+    machine kernel, or the twin on the same numbers) unless it is None, then if it
+    overflowed ``exact(exact numbers, *args)`` under the exact Decimal context; the payload
+    put in the game's number type."""
     if first is not None:
-        status, payload = _status(first(coins.objects() if EXACT else coins.data))
+        status, payload = _status(first(coins.objects() if EXACT else coins.data, *args))
         if status == Status.OK:
             return _answer(coins, payload, answer)
         if status == Status.NOT_FINITE:
             raise coins.not_finite(payload)
     with decimal.localcontext(EXACT_DECIMAL):
-        status, payload = _status(exact(coins.exact()))
+        status, payload = _status(exact(coins.exact(), *args))
         if status == Status.NOT_FINITE:  # pragma: no cover - refused by the first attempt
             raise coins.not_finite(payload)
         if status != Status.OK:  # pragma: no cover - exact numbers never overflow
@@ -121,16 +121,34 @@ def twins(name: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
     return machine, getattr(_core, name + suffix)
 
 
+# The name of a fused kernel's specialisation for each machine kind.
+_SPECIALISATIONS = {INT64: "int64_t", FLOAT64: "double"}
+_KERNELS: dict[tuple[str, str], tuple[Callable[..., Any], Callable[..., Any]]] = {}
+
+
+def kernels(name: str, kind: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """What ``run`` calls first on coins of ``kind`` (the machine kernel ``name``, its twin
+    with ``COINSROW_EXACT=1``) and the exact twin, looked up once a process.
+
+    A fused kernel is called through its specialisation for the kind: the fused function's
+    own dispatch imports NumPy to look at its argument (some 60 ms on the first call) and
+    costs 0.25 us a call (benchmarks/small_calls.py).
+    """
+    found = _KERNELS.get((name, kind))
+    if found is None:
+        machine, twin = twins(name)
+        signatures = getattr(machine, "__signatures__", None)
+        if signatures is not None and kind in _SPECIALISATIONS:
+            machine = signatures[_SPECIALISATIONS[kind]]
+        found = _KERNELS[(name, kind)] = (twin if EXACT else machine, twin)
+    return found
+
+
 def run(coins: Coins, kernel: str, *args: Any, answer: Answer = Answer.NUMBER) -> Any:
     """Run ``kernel`` (a name in ``_core``) over ``coins`` with ``args``, through the one
     path above; for ``Answer.STRUCTURE``, a ``Structure``."""
-    machine, twin = twins(kernel)
-
-    def first(numbers: Any) -> Any:  # the machine kernel (its twin in the exact mode)
-        return (twin if EXACT else machine)(numbers, *args)
-
-    payload = _solve(coins, first if coins.kind != OBJECTS else None,
-                     lambda numbers: twin(numbers, *args), answer)
+    first, twin = kernels(kernel, coins.kind)
+    payload = _solve(coins, first if coins.kind != OBJECTS else None, twin, answer, args)
     if answer is Answer.STRUCTURE:
         return Structure(coins, twin, args, payload)
     return payload
@@ -159,13 +177,13 @@ def run_games(kind: str, coins: Any, base: int, offsets: Any,
     """
     want_profits = answer is Answer.PROFITS
     n_games = len(offsets) - 1
-    machine, twin = twins("batch_solve")
+    kernel, _ = kernels("batch_solve", kind)
     if EXACT:
-        kernel, numbers = twin, coins.tolist()
+        numbers = coins.tolist()
         first: Any = [0] * n_games
         second: Any = [0] * n_games if want_profits else []
     else:
-        kernel, numbers = machine, coins
+        numbers = coins
         typecode = TYPECODES[kind]
         first = array(typecode, bytes(8 * n_games))
         second = array(typecode, bytes(8 * n_games)) if want_profits else array(typecode)

@@ -22,7 +22,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ._coins import Number
+from ._coins import FLOAT64, Number, column, storage
 from ._dispatch import Answer, Structure, run
 from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
@@ -31,13 +31,21 @@ from ._moves import Move, MoveError, Position, moves, resolve
 __all__ = ["Engine"]
 
 
-# tuple.__new__ typed as the Move constructor it stands for in _new_move.
-_TUPLE_NEW: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
+# ``_new_move(Move, fields)`` is ``Move(*fields)`` without the NamedTuple constructor's
+# argument parsing: tuple.__new__, typed as the constructor it stands for, and called
+# directly on the hot paths (a Python function around it cost 0.1 us a move).
+_new_move: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
 
 
-def _new_move(fields: tuple, _new: Callable[[type[Move], tuple], Move] = _TUPLE_NEW) -> Move:
-    """``Move(*fields)`` without the NamedTuple constructor's argument parsing (hot path)."""
-    return _new(Move, fields)
+def _row_position(row: list | tuple) -> Position:
+    """The position ``Game(rows=[row])`` starts at (the same storage, the same errors),
+    without building the ``Game``: some 5 us less for a short row, half of what an Engine
+    of 8 coins costs to build (benchmarks/small_calls.py). O(n)."""
+    coins = storage([column(row, "row 0")], 1, ("row 0",))
+    if coins.kind == FLOAT64:
+        # NaN or an infinity makes the game invalid from the start, as in Game().
+        run(coins, "check_finite", answer=Answer.PLAY)
+    return Position(coins, array("q", (0,)), array("q", (len(coins),)))
 
 
 class Engine:
@@ -108,9 +116,12 @@ class Engine:
                  "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest")
 
     def __init__(self, game: Any) -> None:
-        if not isinstance(game, Game):
-            game = Game(rows=[game])
-        position = where(game)
+        if game.__class__ is list or game.__class__ is tuple:
+            position = _row_position(game)
+        else:
+            if not isinstance(game, Game):
+                game = Game(rows=[game])
+            position = where(game)
         self._build(position, position.starts, position.stops, position.forest)
 
     def _build(self, initial: Position, starts: Sequence[int], stops: Sequence[int],
@@ -129,7 +140,7 @@ class Engine:
         self._bases = coins.bases
         self._data = coins.objects() if not isinstance(coins.data, memoryview) else coins.data
         self._one_row = n_rows == 1 and len(self._starts) == 1 and forest is None
-        self._left = sum(b - a for a, b in zip(self._starts, self._stops))
+        self._left = sum(self._stops) - sum(self._starts)
         self._forest: LiveForest | None = None
         if forest is None:
             self._structure: Structure = run(coins, "RowWindows", self._starts, self._stops,
@@ -225,13 +236,13 @@ class Engine:
         if c < 0:
             raise ValueError("the game is over: no coin is left")
         if c < self._n_rows:
-            return _new_move(("row", c, "left" if from_left else "right",
+            return _new_move(Move, ("row", c, "left" if from_left else "right",
                               flat - self._bases[c], self._data[flat]))
         if c < len(self._starts):
-            return _new_move(("stack", c - self._n_rows, "top", flat - self._bases[c],
+            return _new_move(Move, ("stack", c - self._n_rows, "top", flat - self._bases[c],
                               self._data[flat]))
         node = flat - cast(LiveForest, self._forest).base
-        return _new_move(("tree", node, "root", node, self._data[flat]))
+        return _new_move(Move, ("tree", node, "root", node, self._data[flat]))
 
     def moves(self) -> list[Move]:
         """The legal moves, as ``Game.moves()`` lists them for the same position.
@@ -281,7 +292,8 @@ class Engine:
             start, stop = self._starts[0], self._stops[0]
             if start < stop and (move == "left" or move == "right"):
                 flat = start if move == "left" else stop - 1
-                played = _new_move(("row", 0, move, flat - self._bases[0], self._data[flat]))
+                played = _new_move(Move, ("row", 0, move, flat - self._bases[0],
+                                          self._data[flat]))
                 self._pop(0, move == "left")
                 return played
         elif move.__class__ is Move:

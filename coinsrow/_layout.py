@@ -32,6 +32,8 @@ __all__ = ["Layout", "layout"]
 
 def _group(label: str, group: Any) -> list:
     """The components of ``rows=`` or ``stacks=`` as a list (not yet checked one by one)."""
+    if group.__class__ is list or group.__class__ is tuple:
+        return list(group)  # the common case, without the checks of abstract types below
     if isinstance(group, (str, bytes, Set, Mapping)) or not isinstance(group, Iterable):
         raise TypeError(f"{label}s must be a sequence of {label}s, got {type(group).__name__}")
     try:

@@ -14,7 +14,6 @@ from array import array
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from ._text import format_number
 
@@ -23,6 +22,23 @@ __all__ = ["MAX_COINS", "game_svg", "tidy_profits"]
 #: ``coinsrow --svg`` draws a game of more coins as a summary of this many coins (about 2 MB:
 #: each coin is one element of at most a few hundred bytes).
 MAX_COINS = 5000
+
+
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` escaped for XML."""
+    # Imported when drawing only: xml.sax.saxutils imports urllib.request, 26 ms at start-up
+    # (python -X importtime), which the command line would pay on every call.
+    from xml.sax.saxutils import escape as xml_escape
+
+    return xml_escape(text)
+
+
+def quoteattr(text: str) -> str:
+    """``text`` escaped and quoted as an XML attribute value."""
+    from xml.sax.saxutils import quoteattr as xml_quoteattr
+
+    return xml_quoteattr(text)
+
 
 PLAYERS = ("first", "second")
 # Blue for the first player, vermilion for the second: distinguishable with the common

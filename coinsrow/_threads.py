@@ -21,8 +21,20 @@ ROW_PART_COINS = 1 << 22
 ROW_PARTS_PER_THREAD = 4
 
 
+_cores: int | None = None
+
+
 def available_cores() -> int:
-    """The cores this process may run on."""
+    """The cores this process may run on, asked of the OS once a process (a system call on
+    every call with ``threads=None`` otherwise; a program that changes its CPU affinity
+    afterwards can pass ``threads=`` explicitly)."""
+    global _cores
+    if _cores is None:
+        _cores = _ask_cores()
+    return _cores
+
+
+def _ask_cores() -> int:
     counter = getattr(os, "process_cpu_count", None)  # Python 3.13+: respects the affinity
     if counter is not None:
         return int(counter() or 1)
@@ -51,6 +63,8 @@ def row_split(n: int, threads: Any) -> tuple[int, int]:
     thread reduces the row coin after coin, in one part.
     """
     if threads is None:
+        if n < 2 * ROW_COINS_PER_THREAD:
+            return 1, 1  # one thread, whatever the cores: not worth asking the OS for them
         count = max(1, min(available_cores(), n // ROW_COINS_PER_THREAD))
     else:
         count = thread_count(threads)
