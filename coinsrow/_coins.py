@@ -24,10 +24,12 @@ import numbers
 import struct
 import sys
 from array import array
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeAlias, cast
+
+from ._arrow import is_arrow
 
 #: The number types of coins and answers: a game's answers are of its coins' type.
 Number: TypeAlias = int | float | Fraction | Decimal
@@ -315,6 +317,28 @@ def _too_large_for_float(values: Sequence, where: str, reason: str) -> ValueErro
                 "so all coins are solved as floats"
             )
     return ValueError(f"{where}: a coin is too large for a float")  # pragma: no cover
+
+
+def read_once(row: Any, where: str) -> Any:
+    """``row`` itself when it can be read again (a sequence, a NumPy or Arrow array, a
+    buffer; a set, a mapping or no iterable at all, which ``column`` refuses); otherwise (a
+    generator, ``map``, ``iter(...)``, any iterable that may be read only once) its coins read
+    into a list, once, so that every later pass over the row (the one-pass packing of a game,
+    then the general reading of its numbers when the packing declines) sees the same coins.
+    O(n) for an iterable read here, O(1) otherwise."""
+    if (row.__class__ is list or row.__class__ is tuple
+            or isinstance(row, (Sequence, Set, Mapping)) or not isinstance(row, Iterable)
+            or _is_numpy_array(row) or is_arrow(row)):
+        return row
+    try:
+        memoryview(row)
+        return row
+    except TypeError:
+        pass
+    try:
+        return list(row)
+    except OverflowError:  # a count past sys.maxsize: more coins than a list can hold
+        raise ValueError(f"{where} is {describe(row)}; it has too many coins") from None
 
 
 def column(row: Any, where: str) -> Column:

@@ -25,25 +25,38 @@ from ._arrow import (
     list_chunks,
     values_view,
 )
-from ._coins import FLOAT64, INT64, OBJECTS, Coins, Column, column, describe, storage
+from ._coins import (
+    FLOAT64,
+    INT64,
+    OBJECTS,
+    Coins,
+    Column,
+    column,
+    describe,
+    read_once,
+    storage,
+)
 
 __all__ = ["Layout", "layout"]
 
 
 def _group(label: str, group: Any) -> list:
-    """The components of ``rows=`` or ``stacks=`` as a list (not yet checked one by one)."""
+    """The components of ``rows=`` or ``stacks=`` as a list (not yet checked one by one),
+    each component that may be read only once (an iterator) read into a list here."""
     if group.__class__ is list or group.__class__ is tuple:
-        return list(group)  # the common case, without the checks of abstract types below
+        # the common case, without the checks of abstract types below
+        return [read_once(component, f"{label} {i}") for i, component in enumerate(group)]
     if isinstance(group, (str, bytes, Set, Mapping)) or not isinstance(group, Iterable):
         raise TypeError(f"{label}s must be a sequence of {label}s, got {type(group).__name__}")
     try:
-        return list(group)
+        items = list(group)
     except NotImplementedError:  # a multi-dimensional memoryview cannot be iterated
         raise TypeError(
             f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
         ) from None
     except OverflowError:  # e.g. range(10**20): more components than a list can hold
         raise ValueError(f"{label}s is {describe(group)}; it has too many {label}s") from None
+    return [read_once(component, f"{label} {i}") for i, component in enumerate(items)]
 
 
 def _column(label: str, i: int, component: Any) -> Column:
