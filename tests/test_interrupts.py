@@ -75,7 +75,11 @@ def interrupt(setup: str, call: str, state: str = "None", delay: float = 0.4) ->
 
 
 def check(report: dict, loop_file: str) -> None:
-    assert Path(report["file"]).name == loop_file, report
+    # In the exact mode the twin beside the kernel's module runs the loop: the signal may land
+    # in its own code or in the kernel module's signal helper that it calls.
+    twin_file = loop_file.replace(".pyx", "_exact.pyx")
+    files = {loop_file, twin_file} if EXACT else {loop_file}
+    assert Path(report["file"]).name in files, report
     # Generous: the machine is shared; a loop that never looks at signals takes seconds.
     assert report["latency"] < 3.0, report
 
