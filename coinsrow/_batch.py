@@ -397,7 +397,8 @@ def _offsets_view(offsets: Any) -> memoryview:
     if not isinstance(offsets, Iterable):
         raise TypeError(f"offsets must be a sequence of integers, got {type(offsets).__name__}")
     items = offsets if isinstance(offsets, (list, tuple)) else list(offsets)
-    if bool in set(map(type, items)):
+    if any(kind is bool or (kind.__name__ in ("bool", "bool_") and kind.__module__ == "numpy")
+           for kind in set(map(type, items))):
         raise TypeError("offsets must be integers, got a bool")
     try:
         return memoryview(array("q", items))

@@ -118,8 +118,9 @@ def _from_numpy(arr: Any, where: str) -> Column | None:
 
     if arr.ndim != 1:
         raise ValueError(f"{where} must be 1-dimensional, got an array of shape {arr.shape}")
-    if isinstance(arr, np.ma.MaskedArray) and np.ma.is_masked(arr):
-        index = int(np.flatnonzero(np.ma.getmaskarray(arr))[0])
+    masked: Any = np.ma  # (untyped in the stubs of NumPy before 2.3)
+    if isinstance(arr, np.ma.MaskedArray) and masked.is_masked(arr):
+        index = int(np.flatnonzero(masked.getmaskarray(arr))[0])
         raise ValueError(f"{where}: coin at index {index} is masked; coins must be numbers")
     dtype = arr.dtype
     kind = dtype.kind
@@ -331,7 +332,7 @@ def read_once(row: Any, where: str) -> Any:
             or _is_numpy_array(row) or is_arrow(row)):
         return row
     try:
-        memoryview(row)
+        memoryview(cast(Any, row))
         return row
     except TypeError:
         pass

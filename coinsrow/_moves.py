@@ -78,10 +78,17 @@ class Position:
         self.forest = forest
 
 
+def _is_numpy_bool(value: Any) -> bool:
+    """Whether ``value`` is a NumPy bool scalar (known by its type, without importing NumPy)."""
+    kind = type(value)
+    return kind.__name__ in ("bool", "bool_") and kind.__module__ == "numpy"
+
+
 def _index(value: Any) -> int | None:
     """An integer index as ``operator.index`` reads it (NumPy integers too); None for a
     bool or anything that is not an integer."""
-    if isinstance(value, bool):  # (NumPy's bool has no __index__)
+    # NumPy's bool: no __index__ from NumPy 2.3 on, a deprecated one before.
+    if isinstance(value, bool) or _is_numpy_bool(value):
         return None
     try:
         return operator.index(value)
