@@ -10,6 +10,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import sysconfig
 import tarfile
 from pathlib import Path
 
@@ -32,8 +33,10 @@ MAX_STRIPPED_CORE_BYTES = 2_400_000
 
 
 def _core_modules() -> list[Path]:
+    # This interpreter's modules only: an in-place build for several Pythons leaves each one's.
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
     core = Path(_core.__file__).parent
-    return sorted(path for path in core.iterdir() if path.suffix in (".so", ".pyd"))
+    return sorted(path for path in core.iterdir() if path.name.endswith(suffix))
 
 
 def _clean_env() -> dict[str, str]:
