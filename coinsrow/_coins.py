@@ -100,7 +100,9 @@ def short_repr(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _is_bool(item: Any) -> bool:
+def is_bool(item: Any) -> bool:
+    """Whether ``item`` is a bool, Python's or NumPy's (no NumPy bool exists unless NumPy
+    is imported). O(1)."""
     if isinstance(item, bool):
         return True
     numpy = sys.modules.get("numpy")
@@ -192,7 +194,7 @@ def _from_buffer(obj: Any, where: str) -> Column | None:
 
 
 def _not_a_coin(where: str, index: int, item: Any) -> TypeError:
-    if _is_bool(item):
+    if is_bool(item):
         return TypeError(
             f"{where}: coin at index {index} is {describe(item)}; booleans are not coins"
         )
@@ -212,7 +214,7 @@ def _classify(items: list, where: str) -> Column:
     converted: list = []
     append = converted.append
     for index, item in enumerate(items):
-        if _is_bool(item):
+        if is_bool(item):
             raise _not_a_coin(where, index, item)
         if isinstance(item, int):
             item = int(item)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from . import _core
-from ._coins import Coins, Number
+from ._coins import Coins, Number, is_bool
 
 __all__ = ["END_CODES", "END_NAMES", "Move", "MoveError", "moves", "resolve"]
 
@@ -78,17 +78,11 @@ class Position:
         self.forest = forest
 
 
-def _is_numpy_bool(value: Any) -> bool:
-    """Whether ``value`` is a NumPy bool scalar (known by its type, without importing NumPy)."""
-    kind = type(value)
-    return kind.__name__ in ("bool", "bool_") and kind.__module__ == "numpy"
-
-
 def _index(value: Any) -> int | None:
     """An integer index as ``operator.index`` reads it (NumPy integers too); None for a
     bool or anything that is not an integer."""
     # NumPy's bool: no __index__ from NumPy 2.3 on, a deprecated one before.
-    if isinstance(value, bool) or _is_numpy_bool(value):
+    if is_bool(value):
         return None
     try:
         return operator.index(value)
