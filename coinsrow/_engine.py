@@ -22,8 +22,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ._coins import FLOAT64, Number, column, storage
-from ._dispatch import Answer, Structure, run
+from ._coins import FLOAT64, INT64, Coins, Number, column, storage
+from ._dispatch import Answer, Structure, run, short_rows
 from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve
@@ -40,11 +40,19 @@ _new_move: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
 def _row_position(row: list | tuple) -> Position:
     """The position ``Game(rows=[row])`` starts at (the same storage, the same errors),
     without building the ``Game``: some 5 us less for a short row, half of what an Engine
-    of 8 coins costs to build (benchmarks/small_calls.py). O(n)."""
-    coins = storage([column(row, "row 0")], 1, ("row 0",))
-    if coins.kind == FLOAT64:
-        # NaN or an infinity makes the game invalid from the start, as in Game().
-        run(coins, "check_finite", answer=Answer.PLAY)
+    of 8 coins costs to build (benchmarks/small_calls.py); a short row of ints or finite
+    floats is read by the compiled fast path (``short_rows.coins``). O(n)."""
+    names = ("row 0",)
+    data = None if short_rows is None else short_rows.coins(row)
+    if data is not None:
+        n = len(data)
+        coins = Coins(FLOAT64 if data.typecode == "d" else INT64, int, memoryview(data),
+                      (0,), (n,), 1, names)
+    else:
+        coins = storage([column(row, "row 0")], 1, names)
+        if coins.kind == FLOAT64:
+            # NaN or an infinity makes the game invalid from the start, as in Game().
+            run(coins, "check_finite", answer=Answer.PLAY)
     return Position(coins, array("q", (0,)), array("q", (len(coins),)))
 
 
