@@ -25,7 +25,7 @@ from typing import (
 )
 
 from ._bounds import Bounds, Starts, Stops
-from ._coins import FLOAT64, Coins, Number, refuse_as_row, row_coins
+from ._coins import FLOAT64, INT64, Coins, Number, refuse_as_row, row_coins
 from ._dispatch import Answer, run, short_rows, span
 from ._forest import ForestState, parse_forest
 from ._layout import layout
@@ -284,9 +284,16 @@ class Game:
         >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).value()
         1892
         """
-        if "value" not in self._cache:
-            self._cache["value"] = run(self._coins, self._kernel("value"), *self._arguments())
-        cached: Number = self._cache["value"]
+        cache = self._cache
+        if "value" not in cache:
+            coins = self._coins
+            answer = None
+            if short_rows is not None and coins.kind == INT64 and self._forest is None:
+                answer = short_rows.game_value(coins.data, *self._bounds.arrays(), coins.n_rows)
+            if answer is None:
+                answer = run(coins, self._kernel("value"), *self._arguments())
+            cache["value"] = answer
+        cached: Number = cache["value"]
         return cached
 
     def profits(self) -> Profits:

@@ -36,6 +36,7 @@ from ._coins import (
     read_once,
     storage,
 )
+from ._dispatch import short_rows
 
 __all__ = ["Layout", "layout"]
 
@@ -141,6 +142,10 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
     does not take. A single Arrow list array of int64 or float64 coins (rows alone, or
     stacks alone) is read where it is, without a copy.
     """
+    if forest is None and short_rows is not None:
+        packed = short_rows.pack(rows, stacks)
+        if packed is not None:  # a small game of lists of ints or floats: one compiled pass
+            return _packed(*packed, len(rows), len(rows) + len(stacks), None)
     row_items, n_rows = _items("row", rows)
     try:
         stack_items, n_stacks = _items("stack", stacks)
@@ -148,11 +153,10 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
         _columns(_expanded(row_items), [])  # the rows' errors come first
         raise
     k = n_rows + n_stacks
-    names = _Names(n_rows, k)
     if forest is None and len(row_items) + len(stack_items) == 1:
         single = (row_items or stack_items)[0]
         if isinstance(single, _core.PackSpan):
-            shared = _shared_span(single, n_rows, names)
+            shared = _shared_span(single, n_rows, _Names(n_rows, k))
             if shared is not None:
                 return shared
     items = row_items + stack_items
@@ -178,11 +182,17 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
         status, payload = _core.pack_components(items, _buffer_types())
         if status != _core.Packing.PACKED:  # pragma: no cover - a list changed meanwhile
             return _stored(row_items, stack_items, forest)
-    data, offsets = payload
+    return _packed(*payload, n_rows, k, forest)
+
+
+def _packed(data: memoryview, offsets: array, n_rows: int, k: int,
+            forest: Column | None) -> Layout:
+    """The layout of the coins of k components (rows first) and a forest's values packed
+    into ``data``, component c in ``data[offsets[c]:offsets[c + 1]]``. O(1)."""
     kind = FLOAT64 if data.format == "d" else INT64
     bounds = memoryview(offsets)
-    coins = Coins(kind, int, data, bounds[:k], _Lengths(bounds[:k + 1]), n_rows, names,
-                  None if forest is None else offsets[k])
+    coins = Coins(kind, int, data, bounds[:k], _Lengths(bounds[:k + 1]), n_rows,
+                  _Names(n_rows, k), None if forest is None else offsets[k])
     return Layout(coins, bounds[:k], bounds[1:k + 1], offsets[k])
 
 

@@ -22,6 +22,8 @@
 # (benchmarks/small_calls.py). O(n) for n coins.
 
 from cpython.array cimport array, clone
+from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release,
+                             PyObject_GetBuffer)
 from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_FromLongLong
 from cpython.ref cimport PyObject
@@ -313,3 +315,195 @@ def coins(row):
         for p in range(r.n):
             out.data.as_doubles[p] = r.floats[p]
     return out
+
+
+cdef enum:
+    # The most components taken by ``pack``: with SHORT_ROW coins in all, a small game.
+    SHORT_GAME_COMPONENTS = 64
+
+
+cdef Kind _read_game(object rows, object stacks, Row *r, int64_t *offsets,
+                     Py_ssize_t *k) noexcept:
+    """The coins of every component of ``rows`` then ``stacks`` into ``r`` one after the
+    other, component c from ``offsets[c]``: INTS, FLOATS, or NOT_SHORT for any other game."""
+    cdef Py_ssize_t n = 0, c = 0, i, j, p, size
+    cdef PyObject *component
+    cdef PyObject *item
+    cdef int overflow
+    cdef long long x
+    cdef double f
+    cdef Kind kind = INTS
+    for group in (rows, stacks):
+        if type(group) is not list and type(group) is not tuple:
+            return NOT_SHORT
+        for j in range(len(group)):
+            component = PySequence_Fast_GET_ITEM(group, j)
+            if type(<object> component) is not list and type(<object> component) is not tuple:
+                return NOT_SHORT
+            size = len(<object> component)
+            if c == SHORT_GAME_COMPONENTS or size > SHORT_ROW - n:
+                return NOT_SHORT
+            offsets[c] = n
+            c += 1
+            for i in range(size):
+                item = PySequence_Fast_GET_ITEM(<object> component, i)
+                if type(<object> item) is int:
+                    x = PyLong_AsLongLongAndOverflow(<object> item, &overflow)
+                    if overflow:
+                        return NOT_SHORT
+                    if kind == INTS:
+                        r.ints[n] = x
+                    else:
+                        r.floats[n] = <double> x  # rounded to nearest, as float(x)
+                elif type(<object> item) is float:
+                    f = PyFloat_AS_DOUBLE(<object> item)
+                    if not isfinite(f):
+                        return NOT_SHORT  # the general path names the coin
+                    if kind == INTS:
+                        kind = FLOATS
+                        for p in range(n):
+                            r.floats[p] = <double> r.ints[p]
+                    r.floats[n] = f
+                else:
+                    return NOT_SHORT
+                n += 1
+    offsets[c] = n
+    r.n = n
+    k[0] = c
+    return kind
+
+
+def pack(rows, stacks):
+    """The coins of ``Game(rows=rows, stacks=stacks)`` as ``_core.pack_components`` packs
+    them, ``(coins, offsets)``: a memoryview of format "q" or "d" and an ``array('q')`` of
+    the components' bounds in it (rows first), for a small game of lists or tuples of ints
+    within int64 and finite floats; else None. O(n + k)."""
+    cdef Row r
+    cdef int64_t bounds[SHORT_GAME_COMPONENTS + 1]
+    cdef Py_ssize_t k = 0, p
+    cdef Kind kind = _read_game(rows, stacks, &r, bounds, &k)
+    cdef array data, offsets
+    if kind == NOT_SHORT:
+        return None
+    if kind == INTS:
+        data = clone(_INTS, r.n, False)
+        for p in range(r.n):
+            data.data.as_longlongs[p] = r.ints[p]
+    else:
+        data = clone(_FLOATS, r.n, False)
+        for p in range(r.n):
+            data.data.as_doubles[p] = r.floats[p]
+    offsets = clone(_MOVES, k + 1, False)
+    for p in range(k + 1):
+        offsets.data.as_longlongs[p] = bounds[p]
+    return memoryview(data), offsets
+
+
+cdef enum:
+    # A small game's value scans every component's head at each of its reduced entries:
+    # at most this many steps (entries times components), some 2 us.
+    SHORT_GAME_STEPS = 4096
+
+
+cdef bint _int64_buffer(object obj, Py_buffer *view) noexcept:
+    """A C-contiguous 1-D int64 buffer of ``obj`` into ``view`` (released by the caller),
+    or False (nothing to release)."""
+    try:
+        PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except Exception:
+        return False
+    if view.ndim == 1 and view.itemsize == 8 and view.format != NULL and (
+            (view.format[0] == b"q" and view.format[1] == 0)
+            or (view.format[0] == b"@" and view.format[1] == b"q" and view.format[2] == 0)):
+        return True
+    PyBuffer_Release(view)
+    return False
+
+
+cdef bint _game_value(const int64_t *coins, Py_ssize_t n_coins, const int64_t *starts,
+                      const int64_t *stops, Py_ssize_t k, Py_ssize_t n_rows,
+                      int64_t *value) noexcept:
+    """The value of a small int64 game of k rows and stacks (rows first): Fusion on every
+    component, Fruitless at the bottom of every stack, then Greedy, the largest head of any
+    component at each turn. True on an int64 overflow (or a game too large for here)."""
+    cdef int64_t values[SHORT_ROW]
+    cdef Py_ssize_t segments[SHORT_ROW]
+    cdef Py_ssize_t left[SHORT_GAME_COMPONENTS]
+    cdef Py_ssize_t right[SHORT_GAME_COMPONENTS]
+    cdef Py_ssize_t c, size, top, base = 0, n = 0, m, turn, best, e
+    cdef int64_t fruitless = 0, total = 0, t, head, best_head = 0
+    cdef bint overflow = False, n_odd
+    if k > SHORT_GAME_COMPONENTS:
+        return True
+    for c in range(k):
+        size = stops[c] - starts[c]
+        if starts[c] < 0 or stops[c] > n_coins or size < 0 or size > SHORT_ROW - n:
+            return True
+        n += size
+    n_odd = n & 1
+    for c in range(k):
+        overflow |= _reduce(coins + starts[c], stops[c] - starts[c], values + base,
+                            segments + base, &top)
+        top += base
+        if c >= n_rows:
+            # Fruitless: a stack whose two bottom entries satisfy x <= M loses them at a
+            # known cost, (-1)^n (x - M) for the player to move in the whole game.
+            while top - base >= 2 and values[top - 2] <= values[top - 1]:
+                overflow |= sub_checked(values[top - 2], values[top - 1], &t)
+                if n_odd:
+                    overflow |= sub_checked(fruitless, t, &fruitless)
+                else:
+                    overflow |= add_checked(fruitless, t, &fruitless)
+                top -= 2
+        left[c] = base
+        right[c] = top - 1
+        base = top
+    m = base
+    if m * k > SHORT_GAME_STEPS:
+        return True
+    for turn in range(m):
+        best = -1
+        for c in range(k):
+            if left[c] > right[c]:
+                continue
+            head = values[left[c]]
+            if c < n_rows and values[right[c]] > head:
+                head = values[right[c]]
+            if best < 0 or head > best_head:
+                best, best_head = c, head
+        if best >= n_rows or values[left[best]] >= values[right[best]]:
+            left[best] += 1
+        else:
+            right[best] -= 1
+        if turn & 1:
+            overflow |= sub_checked(total, best_head, &total)
+        else:
+            overflow |= add_checked(total, best_head, &total)
+    overflow |= add_checked(total, fruitless, value)
+    return overflow
+
+
+def game_value(coins, starts, stops, Py_ssize_t n_rows):
+    """``Game.value()`` of a small game of int64 coins, without a forest: ``coins`` a
+    C-contiguous int64 buffer, component c (rows first, then stacks) in
+    ``coins[starts[c]:stops[c]]``; else None (float coins, a large game, an overflow).
+    O(n + m k) for n coins, m reduced entries and k components."""
+    cdef Py_buffer coins_view, starts_view, stops_view
+    cdef int64_t value = 0
+    cdef bint overflow = True
+    if not _int64_buffer(coins, &coins_view):
+        return None
+    if _int64_buffer(starts, &starts_view):
+        if _int64_buffer(stops, &stops_view):
+            if starts_view.shape[0] == stops_view.shape[0]:
+                overflow = _game_value(<const int64_t *> coins_view.buf,
+                                       coins_view.shape[0],
+                                       <const int64_t *> starts_view.buf,
+                                       <const int64_t *> stops_view.buf,
+                                       starts_view.shape[0], n_rows, &value)
+            PyBuffer_Release(&stops_view)
+        PyBuffer_Release(&starts_view)
+    PyBuffer_Release(&coins_view)
+    if overflow:
+        return None
+    return PyLong_FromLongLong(value)
