@@ -16,9 +16,10 @@ components in it. ``run`` solves a kernel over it, the same way for every entry 
    rounded to the nearest float (an infinity only when the exact answer is beyond the float
    range, never NaN); Decimal profits are written at the finest exponent of the game's coins.
 
-A short list or tuple of ints or floats has a compiled fast path before all this,
-``short_rows`` (``_core._short_rows``): the one-row answers of ``run``'s path, bit for bit,
-or None for a row it leaves to it; off with ``COINSROW_EXACT=1``.
+A short list or tuple of ints or floats, and a small game of them, has a compiled fast path
+before all this, ``_core.short_rows``: the answers of ``run``'s path, bit for bit, or None
+for an input it leaves to it; taken where ``SHORT_PATH`` is true (not with
+``COINSROW_EXACT=1``).
 
 Kernel structures that answer many queries (the window structure, sub-row values) are built
 the same way and wrapped in a ``Structure``, whose queries take the same path. A batch of
@@ -39,22 +40,21 @@ from decimal import Decimal
 from typing import Any, cast
 
 from . import _core
-from ._core import _short_rows
 from ._coins import FLOAT64, INT64, OBJECTS, TYPECODES, Coins, Column, Number, storage
 
 __all__ = ["EXACT", "EXACT_DECIMAL", "Answer", "Structure", "kernels", "span", "run",
-           "run_game", "run_games", "short_rows", "twins"]
+           "run_game", "run_games", "SHORT_PATH", "twins"]
 
 #: ``COINSROW_EXACT=1`` at import: every kernel runs as its exact twin (for tests and
 #: debugging; the answers are the same, a constant factor slower).
 EXACT = os.environ.get("COINSROW_EXACT", "").strip() not in ("", "0")
 
-#: The compiled fast path of a short list or tuple of ints or floats: ``value``,
-#: ``profits``, ``play``, ``best_move`` and ``coins`` of ``_core._short_rows`` answer as
-#: ``run`` would, or None (the caller then takes ``run``'s path). A 16-int list costs 0.2 us
-#: there against 5 us through the Python layers (benchmarks/small_calls.py). None with
-#: ``COINSROW_EXACT=1``, where every answer comes from the kernels' exact twins.
-short_rows = None if EXACT else _short_rows
+#: Whether the compiled fast path of short lists and small games (``_core.short_rows``) is
+#: taken: its functions answer as ``run`` would, or None (the caller then takes ``run``'s
+#: path). A 16-int list costs 0.2 us there against 5 us through the Python layers
+#: (benchmarks/small_calls.py). Not with ``COINSROW_EXACT=1``, where every answer comes from
+#: the kernels' exact twins.
+SHORT_PATH = not EXACT
 
 # Additions and subtractions of Decimals are exact under this context (no rounding to 28
 # digits); halving a profit is exact too. The digit budget of the input (``_coins``) keeps

@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ._coins import FLOAT64, INT64, Coins, Number, column, storage
-from ._dispatch import Answer, Structure, run, short_rows
+from ._core import short_rows
+from ._dispatch import SHORT_PATH, Answer, Structure, run
 from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve
@@ -43,7 +44,7 @@ def _row_position(row: list | tuple) -> Position:
     of 8 coins costs to build (benchmarks/small_calls.py); a short row of ints or finite
     floats is read by the compiled fast path (``short_rows.coins``). O(n)."""
     names = ("row 0",)
-    data = None if short_rows is None else short_rows.coins(row)
+    data = short_rows.coins(row) if SHORT_PATH else None
     if data is not None:
         n = len(data)
         coins = Coins(FLOAT64 if data.typecode == "d" else INT64, int, memoryview(data),

@@ -26,7 +26,8 @@ from typing import (
 
 from ._bounds import Bounds, Starts, Stops
 from ._coins import FLOAT64, INT64, Coins, Number, refuse_as_row, row_coins
-from ._dispatch import Answer, run, short_rows, span
+from ._core import short_rows
+from ._dispatch import SHORT_PATH, Answer, run, span
 from ._forest import ForestState, parse_forest
 from ._layout import layout
 from ._moves import End, Move, MoveError, Position, move_at, moves, resolve
@@ -288,7 +289,7 @@ class Game:
         if "value" not in cache:
             coins = self._coins
             answer = None
-            if short_rows is not None and coins.kind == INT64 and self._forest is None:
+            if SHORT_PATH and coins.kind == INT64 and self._forest is None:
                 answer = short_rows.game_value(coins.data, *self._bounds.arrays(), coins.n_rows)
             if answer is None:
                 answer = run(coins, self._kernel("value"), *self._arguments())
@@ -603,7 +604,7 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     >>> value([3, 2, 2, 3, 1, 2])
     3
     """
-    if short_rows is not None:
+    if SHORT_PATH:
         short: Number | None = short_rows.value(row, threads)
         if short is not None:
             return short
@@ -666,7 +667,7 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
     >>> profits([3, 2, 2, 3, 1, 2])
     Profits(first=8, second=5)
     """
-    if short_rows is not None:
+    if SHORT_PATH:
         pair = short_rows.profits(row, threads)
         if pair is not None:
             return _new_profits(Profits, pair)
@@ -705,7 +706,7 @@ def best_move(row: Any) -> Literal["left", "right"]:
     >>> best_move([1, 2, 1000, 3, 4, 900])
     'right'
     """
-    if short_rows is not None:
+    if SHORT_PATH:
         end = short_rows.best_move(row)
         if end is not None:
             return end
@@ -756,7 +757,7 @@ def play(row: Any, *, threads: int | None = None) -> array:
     >>> list(play([3, 2, 2, 3, 1, 2]))
     [0, 1, 5, 2, 3, 4]
     """
-    if short_rows is not None:
+    if SHORT_PATH:
         short_play = short_rows.play(row, threads)
         if short_play is not None:
             return short_play

@@ -36,7 +36,8 @@ from ._coins import (
     read_once,
     storage,
 )
-from ._dispatch import short_rows
+from ._core import short_rows
+from ._dispatch import SHORT_PATH
 
 __all__ = ["Layout", "layout"]
 
@@ -142,10 +143,11 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
     does not take. A single Arrow list array of int64 or float64 coins (rows alone, or
     stacks alone) is read where it is, without a copy.
     """
-    if forest is None and short_rows is not None:
+    if forest is None and SHORT_PATH:
         packed = short_rows.pack(rows, stacks)
         if packed is not None:  # a small game of lists of ints or floats: one compiled pass
-            return _packed(*packed, len(rows), len(rows) + len(stacks), None)
+            n_rows = len(rows)
+            return _packed(packed[0], packed[1], n_rows, n_rows + len(stacks), None)
     row_items, n_rows = _items("row", rows)
     try:
         stack_items, n_stacks = _items("stack", stacks)
@@ -182,7 +184,8 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
         status, payload = _core.pack_components(items, _buffer_types())
         if status != _core.Packing.PACKED:  # pragma: no cover - a list changed meanwhile
             return _stored(row_items, stack_items, forest)
-    return _packed(*payload, n_rows, k, forest)
+    data, offsets = payload
+    return _packed(data, offsets, n_rows, k, forest)
 
 
 def _packed(data: memoryview, offsets: array, n_rows: int, k: int,

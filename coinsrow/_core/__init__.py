@@ -19,14 +19,19 @@ what:
 ``_cooperative``    the cooperative maximum: ``cooperative_max``
 ``_pack``           the coins of many components packed into one buffer: ``pack_components``,
                     ``PackSpan``, ``Packing``
+``_short_rows``     the compiled fast path of short lists and tuples of ints or floats and of
+                    small games of them, re-exported as the module ``short_rows``
 ==================  ===================================================================
 
 Every kernel that computes on coins has an exact twin in the module of the same name with the
 suffix ``_exact`` beside it (``_rows_exact`` beside ``_rows``, ...): the same name with the
 suffix ``_exact`` (``Exact`` for a class), the same arguments and methods, on a list of
-Python numbers. docs/architecture.md describes the contract.
+Python numbers. docs/architecture.md describes the contract. The fast path ``short_rows``
+has none: it answers only where its answers are the kernels' (ints within int64, finite
+floats, the same operations in the same order), and leaves every other input to them.
 """
 
+from . import _short_rows as short_rows
 from ._batch import batch_check_offsets, batch_pack_int_lists, batch_solve
 from ._batch_exact import batch_solve_exact
 from ._cooperative import cooperative_max
@@ -78,4 +83,5 @@ __all__ = [
     "batch_check_offsets", "batch_pack_int_lists", "batch_solve", "batch_solve_exact",
     "cooperative_max", "cooperative_max_exact",
     "Packing", "PackSpan", "pack_components",
+    "short_rows",
 ]

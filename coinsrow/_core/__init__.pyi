@@ -31,7 +31,12 @@ __all__ = [
     "batch_check_offsets", "batch_pack_int_lists", "batch_solve", "batch_solve_exact",
     "cooperative_max", "cooperative_max_exact",
     "Packing", "PackSpan", "pack_components",
+    "short_rows",
 ]
+
+# --- _short_rows.pyx (its functions are stubbed in _short_rows.pyi) ------------------------
+
+from . import _short_rows as short_rows
 
 # --- _types.pxd ------------------------------------------------------------------------------
 
