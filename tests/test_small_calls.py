@@ -64,8 +64,27 @@ def test_the_numpy_path_still_takes_numpy_arrays() -> None:
 
 def test_import_loads_the_core_only() -> None:
     loaded = _modules_after("import coinsrow")
-    assert "coinsrow._core" in loaded
+    assert {"coinsrow._core", "coinsrow._core._types"} <= loaded
     assert not {"coinsrow._game", "coinsrow._batch", "coinsrow._svg", "numpy"} & loaded
+    # The kernels' modules load when a call first needs them.
+    assert not {"coinsrow._core._rows", "coinsrow._core._forest", "concurrent.futures",
+                "logging"} & loaded
+
+
+def test_every_kernel_loads_from_its_module_when_first_used() -> None:
+    loaded = _modules_after(
+        "from coinsrow import _core\n"
+        "for name in _core.__all__:\n"
+        "    assert getattr(_core, name) is not None, name\n"
+    )
+    assert {"coinsrow._core._rows", "coinsrow._core._forest_exact",
+            "coinsrow._core._short_rows"} <= loaded
+    from coinsrow import _core
+
+    assert set(_core.__all__) <= set(dir(_core))
+    assert _core.short_rows is _core._short_rows and _core._pack.PackSpan is _core.PackSpan
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_kernel'"):
+        _core.no_such_kernel  # noqa: B018
 
 
 def test_the_command_line_loads_no_drawing_or_terminal_game() -> None:

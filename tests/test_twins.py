@@ -35,7 +35,8 @@ NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "p
 
 def _kernel_names() -> list[str]:
     names = []
-    for name, obj in vars(_core).items():
+    for name in _core.__all__:  # loaded from their modules when first used
+        obj = getattr(_core, name)
         if name.startswith("_") or name.endswith(("_exact", "Exact")) or name in NOT_KERNELS:
             continue
         if isinstance(obj, type) and issubclass(obj, int):  # the enums

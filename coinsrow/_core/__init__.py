@@ -31,43 +31,57 @@ has none: it answers only where its answers are the kernels' (ints within int64,
 floats, the same operations in the same order), and leaves every other input to them.
 """
 
-from . import _short_rows as short_rows
-from ._batch import batch_check_offsets, batch_pack_int_lists, batch_solve
-from ._batch_exact import batch_solve_exact
-from ._cooperative import cooperative_max
-from ._cooperative_exact import cooperative_max_exact
-from ._forest import ForestWindows, forest_check, forest_play, forest_profits, forest_value
-from ._forest_exact import (
-    ForestWindowsExact,
-    forest_play_exact,
-    forest_profits_exact,
-    forest_value_exact,
-)
-from ._pack import Packing, PackSpan, pack_components
-from ._rows import (
-    check_finite,
-    game_play,
-    game_profits,
-    game_value,
-    row_play,
-    row_profits,
-    row_value,
-)
-from ._rows_exact import (
-    check_finite_exact,
-    game_play_exact,
-    game_profits_exact,
-    game_value_exact,
-    row_play_exact,
-    row_profits_exact,
-    row_value_exact,
-)
-from ._scratch import scratch_kept, scratch_release
-from ._subrows import SubRows
-from ._subrows_exact import SubRowsExact
+from importlib import import_module
+
+# Loaded at once: the codes the Python layer names at import, and the proof that the core is
+# built (coinsrow/__init__.py says how to build it when this fails).
 from ._types import End, ForestProblem, OffsetsProblem, Status
-from ._window import WINDOW_INT64_LIMIT, RowWindows, pizza_profits, window_pizza
-from ._window_exact import RowWindowsExact, pizza_profits_exact, window_pizza_exact
+
+# Every other name is loaded from its module when first used (PEP 562): ``import coinsrow``
+# then costs the shared runtime and ``_types`` alone, and a call loads the modules it runs
+# (the 14 modules took 4 ms of an 11.9 ms ``import coinsrow``; benchmarks/small_calls.py).
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "_batch": ("batch_check_offsets", "batch_pack_int_lists", "batch_solve"),
+    "_batch_exact": ("batch_solve_exact",),
+    "_cooperative": ("cooperative_max",),
+    "_cooperative_exact": ("cooperative_max_exact",),
+    "_forest": ("ForestWindows", "forest_check", "forest_play", "forest_profits",
+                "forest_value"),
+    "_forest_exact": ("ForestWindowsExact", "forest_play_exact", "forest_profits_exact",
+                      "forest_value_exact"),
+    "_fsum": (),
+    "_pack": ("Packing", "PackSpan", "pack_components"),
+    "_rows": ("check_finite", "game_play", "game_profits", "game_value", "row_play",
+              "row_profits", "row_value"),
+    "_rows_exact": ("check_finite_exact", "game_play_exact", "game_profits_exact",
+                    "game_value_exact", "row_play_exact", "row_profits_exact",
+                    "row_value_exact"),
+    "_scratch": ("scratch_kept", "scratch_release"),
+    "_short_rows": (),
+    "_subrows": ("SubRows",),
+    "_subrows_exact": ("SubRowsExact",),
+    "_window": ("WINDOW_INT64_LIMIT", "RowWindows", "pizza_profits", "window_pizza"),
+    "_window_exact": ("RowWindowsExact", "pizza_profits_exact", "window_pizza_exact"),
+}
+_HOMES = {name: module for module, names in _EXPORTS.items() for name in names}
+# Modules re-exported as themselves.
+_MODULES = {"short_rows": "_short_rows"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _HOMES:
+        found = getattr(import_module(f"{__name__}.{_HOMES[name]}"), name)
+    elif name in _MODULES or name in _EXPORTS:
+        found = import_module(f"{__name__}.{_MODULES.get(name, name)}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = found
+    return found
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "End", "ForestProblem", "OffsetsProblem", "Status",
