@@ -28,9 +28,11 @@ from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_FromLongLong
 from cpython.ref cimport PyObject
 from libc.math cimport isfinite
+from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from coinsrow._core._fsum cimport ExactSum, exact_sum_add, exact_sum_init, exact_sum_result
+from coinsrow._core._rows cimport _one_row_greedy
 from coinsrow._core._types cimport add_checked, coin_t, sub_checked
 
 
@@ -62,48 +64,52 @@ cdef struct Row:
     Py_ssize_t segments[SHORT_ROW]  # the first coin of each reduced entry's run
 
 
-cdef Kind _read(object row, object threads, Row *r) noexcept:
-    """The coins of ``row`` into ``r``: INTS, FLOATS, or NOT_SHORT for any other row (or
-    for ``threads`` that the general path is to check)."""
-    cdef Py_ssize_t n, i, j
+cdef Kind _read_coins(object seq, Row *r, Kind kind) noexcept:
+    """The coins of the list or tuple ``seq`` appended to the ``r.n`` already in ``r`` (of
+    ``kind``, INTS at first), if they fit: INTS, FLOATS (from the first float on, every coin
+    is stored as a float), or NOT_SHORT for any other coin."""
+    cdef Py_ssize_t size = len(seq), i, j, n = r.n
     cdef PyObject *item
     cdef int overflow
     cdef long long x
     cdef double f
-    cdef Kind kind = INTS
-    if threads is not None and not (type(threads) is int and 0 < threads <= PY_SSIZE_T_MAX):
+    if size > SHORT_ROW - n:
         return NOT_SHORT
-    if type(row) is list:
-        n = len(<list> row)
-    elif type(row) is tuple:
-        n = len(<tuple> row)
-    else:
-        return NOT_SHORT
-    if n == 0 or n > SHORT_ROW:
-        return NOT_SHORT
-    for i in range(n):
-        item = PySequence_Fast_GET_ITEM(row, i)
+    for i in range(size):
+        item = PySequence_Fast_GET_ITEM(seq, i)
         if type(<object> item) is int:
             x = PyLong_AsLongLongAndOverflow(<object> item, &overflow)
             if overflow:
                 return NOT_SHORT
             if kind == INTS:
-                r.ints[i] = x
+                r.ints[n] = x
             else:
-                r.floats[i] = <double> x  # rounded to nearest, as float(x)
+                r.floats[n] = <double> x  # rounded to nearest, as float(x)
         elif type(<object> item) is float:
             f = PyFloat_AS_DOUBLE(<object> item)
             if not isfinite(f):
                 return NOT_SHORT  # the general path names the coin
             if kind == INTS:
                 kind = FLOATS
-                for j in range(i):
+                for j in range(n):
                     r.floats[j] = <double> r.ints[j]
-            r.floats[i] = f
+            r.floats[n] = f
         else:
             return NOT_SHORT
+        n += 1
     r.n = n
     return kind
+
+
+cdef Kind _read(object row, object threads, Row *r) noexcept:
+    """The coins of ``row`` into ``r``: INTS, FLOATS, or NOT_SHORT for any other row (or
+    for ``threads`` that the general path is to check)."""
+    if threads is not None and not (type(threads) is int and 0 < threads <= PY_SSIZE_T_MAX):
+        return NOT_SHORT
+    if type(row) is not list and type(row) is not tuple or len(row) == 0:
+        return NOT_SHORT
+    r.n = 0
+    return _read_coins(row, r, INTS)
 
 
 cdef bint _reduce(const coin_t *coins, Py_ssize_t n, coin_t *values,
@@ -128,27 +134,12 @@ cdef bint _reduce(const coin_t *coins, Py_ssize_t n, coin_t *values,
     return overflow
 
 
-cdef bint _value(const coin_t *values, Py_ssize_t top, coin_t *value) noexcept nogil:
-    """Greedy on the reduced row: the larger end, the left one on ties. True on overflow
-    (int64, or a float result beyond the float range)."""
-    cdef coin_t taken[2]
-    cdef coin_t x, y
-    cdef Py_ssize_t left = 0, right = top - 1
-    cdef int player = 0
+cdef bint _value(coin_t *values, Py_ssize_t top, coin_t *value) noexcept nogil:
+    """Greedy on the reduced row (the general kernels' ``_one_row_greedy``: the larger end,
+    the left one on ties). True on overflow (int64, or a float result beyond the float
+    range)."""
     cdef bint overflow = False
-    taken[0] = 0
-    taken[1] = 0
-    while left <= right:
-        x = values[left]
-        y = values[right]
-        if x >= y:
-            left += 1
-        else:
-            x = y
-            right -= 1
-        overflow |= add_checked(taken[player], x, &taken[player])
-        player ^= 1
-    overflow |= sub_checked(taken[0], taken[1], value)
+    value[0] = _one_row_greedy(values, 0, top - 1, &overflow)
     # Plus zero, as the general kernels do: -0.0 becomes 0.0.
     overflow |= add_checked(value[0], <coin_t> 0, value)
     if coin_t is double:
@@ -179,6 +170,18 @@ cdef inline bint _from_left(Row *r, Kind kind, Py_ssize_t left, Py_ssize_t right
     return r.float_values[left] >= r.float_values[right]
 
 
+cdef inline Py_ssize_t _greedy_step(Row *r, Kind kind, Py_ssize_t *left, Py_ssize_t *right,
+                                    bint *from_left) noexcept:
+    """The reduced entry Greedy takes next from ``[left, right]`` (which it narrows), and
+    whether from the left."""
+    from_left[0] = _from_left(r, kind, left[0], right[0])
+    if from_left[0]:
+        left[0] += 1
+        return left[0] - 1
+    right[0] -= 1
+    return right[0] + 1
+
+
 cdef inline Py_ssize_t _run_stop(Row *r, Py_ssize_t e) noexcept:
     """One past the last coin of reduced entry ``e``'s run."""
     return r.segments[e + 1] if e + 1 < r.top else r.n
@@ -202,7 +205,7 @@ def profits(row, threads=None):
     cdef Kind kind = _read(row, threads, &r)
     cdef int64_t int_value, total = 0, twice, first
     cdef Py_ssize_t p, left, right, e, stop, turn = 0
-    cdef bint overflow
+    cdef bint overflow, from_left
     cdef ExactSum sums[2]
     cdef double first_sum, second_sum
     if kind == NOT_SHORT:
@@ -227,12 +230,7 @@ def profits(row, threads=None):
     exact_sum_init(&sums[1])
     left, right = 0, r.top - 1
     while left <= right:
-        if _from_left(&r, kind, left, right):
-            e = left
-            left += 1
-        else:
-            e = right
-            right -= 1
+        e = _greedy_step(&r, kind, &left, &right, &from_left)
         stop = _run_stop(&r, e)
         for p in range(r.segments[e], stop):
             exact_sum_add(&sums[(turn + p - r.segments[e]) & 1], r.floats[p])
@@ -266,13 +264,7 @@ def play(row, threads=None):
     out = moves.data.as_longlongs
     left, right = 0, r.top - 1
     while left <= right:
-        from_left = _from_left(&r, kind, left, right)
-        if from_left:
-            e = left
-            left += 1
-        else:
-            e = right
-            right -= 1
+        e = _greedy_step(&r, kind, &left, &right, &from_left)
         lo = r.segments[e]
         hi = _run_stop(&r, e)
         if from_left:
@@ -302,18 +294,20 @@ def coins(row):
     input path stores for it), else None. O(n)."""
     cdef Row r
     cdef Kind kind = _read(row, None, &r)
-    cdef array out
-    cdef Py_ssize_t p
     if kind == NOT_SHORT:
         return None
+    return _coins_array(&r, kind)
+
+
+cdef array _coins_array(Row *r, Kind kind):
+    """The coins read into ``r`` as an ``array('q')`` (INTS) or ``array('d')``."""
+    cdef array out
     if kind == INTS:
         out = clone(_INTS, r.n, False)
-        for p in range(r.n):
-            out.data.as_longlongs[p] = r.ints[p]
+        memcpy(out.data.as_longlongs, r.ints, r.n * sizeof(int64_t))
     else:
         out = clone(_FLOATS, r.n, False)
-        for p in range(r.n):
-            out.data.as_doubles[p] = r.floats[p]
+        memcpy(out.data.as_doubles, r.floats, r.n * sizeof(double))
     return out
 
 
@@ -326,13 +320,10 @@ cdef Kind _read_game(object rows, object stacks, Row *r, int64_t *offsets,
                      Py_ssize_t *k) noexcept:
     """The coins of every component of ``rows`` then ``stacks`` into ``r`` one after the
     other, component c from ``offsets[c]``: INTS, FLOATS, or NOT_SHORT for any other game."""
-    cdef Py_ssize_t n = 0, c = 0, i, j, p, size
+    cdef Py_ssize_t c = 0, j
     cdef PyObject *component
-    cdef PyObject *item
-    cdef int overflow
-    cdef long long x
-    cdef double f
     cdef Kind kind = INTS
+    r.n = 0
     for group in (rows, stacks):
         if type(group) is not list and type(group) is not tuple:
             return NOT_SHORT
@@ -340,35 +331,14 @@ cdef Kind _read_game(object rows, object stacks, Row *r, int64_t *offsets,
             component = PySequence_Fast_GET_ITEM(group, j)
             if type(<object> component) is not list and type(<object> component) is not tuple:
                 return NOT_SHORT
-            size = len(<object> component)
-            if c == SHORT_GAME_COMPONENTS or size > SHORT_ROW - n:
+            if c == SHORT_GAME_COMPONENTS:
                 return NOT_SHORT
-            offsets[c] = n
+            offsets[c] = r.n
             c += 1
-            for i in range(size):
-                item = PySequence_Fast_GET_ITEM(<object> component, i)
-                if type(<object> item) is int:
-                    x = PyLong_AsLongLongAndOverflow(<object> item, &overflow)
-                    if overflow:
-                        return NOT_SHORT
-                    if kind == INTS:
-                        r.ints[n] = x
-                    else:
-                        r.floats[n] = <double> x  # rounded to nearest, as float(x)
-                elif type(<object> item) is float:
-                    f = PyFloat_AS_DOUBLE(<object> item)
-                    if not isfinite(f):
-                        return NOT_SHORT  # the general path names the coin
-                    if kind == INTS:
-                        kind = FLOATS
-                        for p in range(n):
-                            r.floats[p] = <double> r.ints[p]
-                    r.floats[n] = f
-                else:
-                    return NOT_SHORT
-                n += 1
-    offsets[c] = n
-    r.n = n
+            kind = _read_coins(<object> component, r, kind)
+            if kind == NOT_SHORT:
+                return NOT_SHORT
+    offsets[c] = r.n
     k[0] = c
     return kind
 
@@ -380,23 +350,14 @@ def pack(rows, stacks):
     within int64 and finite floats; else None. O(n + k)."""
     cdef Row r
     cdef int64_t bounds[SHORT_GAME_COMPONENTS + 1]
-    cdef Py_ssize_t k = 0, p
+    cdef Py_ssize_t k = 0
     cdef Kind kind = _read_game(rows, stacks, &r, bounds, &k)
-    cdef array data, offsets
+    cdef array offsets
     if kind == NOT_SHORT:
         return None
-    if kind == INTS:
-        data = clone(_INTS, r.n, False)
-        for p in range(r.n):
-            data.data.as_longlongs[p] = r.ints[p]
-    else:
-        data = clone(_FLOATS, r.n, False)
-        for p in range(r.n):
-            data.data.as_doubles[p] = r.floats[p]
     offsets = clone(_MOVES, k + 1, False)
-    for p in range(k + 1):
-        offsets.data.as_longlongs[p] = bounds[p]
-    return memoryview(data), offsets
+    memcpy(offsets.data.as_longlongs, bounds, (k + 1) * sizeof(int64_t))
+    return memoryview(_coins_array(&r, kind)), offsets
 
 
 cdef enum:
