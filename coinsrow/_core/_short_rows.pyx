@@ -21,6 +21,7 @@
 # Why: a 16-int list costs 0.2 us here against 5 us through the Python layers
 # (benchmarks/small_calls.py). O(n) for n coins.
 
+cimport cython
 from cpython.array cimport array, clone
 from cpython.buffer cimport (PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release,
                              PyObject_GetBuffer)
@@ -67,7 +68,14 @@ cdef struct Row:
 cdef Kind _read_coins(object seq, Row *r, Kind kind) noexcept:
     """The coins of the list or tuple ``seq`` appended to the ``r.n`` already in ``r`` (of
     ``kind``, INTS at first), if they fit: INTS, FLOATS (from the first float on, every coin
-    is stored as a float), or NOT_SHORT for any other coin."""
+    is stored as a float), or NOT_SHORT for any other coin. The list is locked meanwhile on
+    a free-threaded build, so that no other thread changes it while its items are read
+    without references of their own."""
+    with cython.critical_section(seq):
+        return _read_locked_coins(seq, r, kind)
+
+
+cdef Kind _read_locked_coins(object seq, Row *r, Kind kind) noexcept:
     cdef Py_ssize_t size = len(seq), i, j, n = r.n
     cdef PyObject *item
     cdef int overflow
@@ -320,26 +328,40 @@ cdef Kind _read_game(object rows, object stacks, Row *r, int64_t *offsets,
                      Py_ssize_t *k) noexcept:
     """The coins of every component of ``rows`` then ``stacks`` into ``r`` one after the
     other, component c from ``offsets[c]``: INTS, FLOATS, or NOT_SHORT for any other game."""
-    cdef Py_ssize_t c = 0, j
-    cdef PyObject *component
+    cdef Py_ssize_t c = 0
     cdef Kind kind = INTS
     r.n = 0
     for group in (rows, stacks):
         if type(group) is not list and type(group) is not tuple:
             return NOT_SHORT
-        for j in range(len(group)):
-            component = PySequence_Fast_GET_ITEM(group, j)
-            if type(<object> component) is not list and type(<object> component) is not tuple:
-                return NOT_SHORT
-            if c == SHORT_GAME_COMPONENTS:
-                return NOT_SHORT
-            offsets[c] = r.n
-            c += 1
-            kind = _read_coins(<object> component, r, kind)
-            if kind == NOT_SHORT:
-                return NOT_SHORT
+        with cython.critical_section(group):
+            kind = _read_group(group, r, offsets, &c, kind)
+        if kind == NOT_SHORT:
+            return NOT_SHORT
     offsets[c] = r.n
     k[0] = c
+    return kind
+
+
+cdef Kind _read_group(object group, Row *r, int64_t *offsets, Py_ssize_t *c,
+                      Kind kind) noexcept:
+    """The components of ``group`` (locked by the caller) read into ``r``, as ``_read_game``
+    does. Each component is held by a reference of its own while it is read (locking it may
+    suspend the group's lock), and the group's length is read again at each one."""
+    cdef Py_ssize_t j = 0
+    cdef object component
+    while j < len(group):
+        component = <object> PySequence_Fast_GET_ITEM(group, j)
+        j += 1
+        if type(component) is not list and type(component) is not tuple:
+            return NOT_SHORT
+        if c[0] == SHORT_GAME_COMPONENTS:
+            return NOT_SHORT
+        offsets[c[0]] = r.n
+        c[0] += 1
+        kind = _read_coins(component, r, kind)
+        if kind == NOT_SHORT:
+            return NOT_SHORT
     return kind
 
 
