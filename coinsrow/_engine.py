@@ -54,7 +54,7 @@ def _row_position(row: list | tuple) -> Position:
         if coins.kind == FLOAT64:
             # NaN or an infinity makes the game invalid from the start, as in Game().
             run(coins, "check_finite", answer=Answer.PLAY)
-    return Position(coins, array("q", (0,)), array("q", (len(coins),)))
+    return Position(coins, (0,), (len(coins),))  # copied into arrays by Engine._build
 
 
 class Engine:
@@ -122,7 +122,7 @@ class Engine:
     """
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
-                 "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest")
+                 "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest", "_offered")
 
     def __init__(self, game: Any) -> None:
         if game.__class__ is list or game.__class__ is tuple:
@@ -161,6 +161,7 @@ class Engine:
                                   forest.base, forest.parents, forest.removed(),
                                   answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
+        self._offered: Move | None = None
 
     # -- copies and pickles -----------------------------------------------------------------
 
@@ -245,8 +246,9 @@ class Engine:
         if c < 0:
             raise ValueError("the game is over: no coin is left")
         if c < self._n_rows:
-            return _new_move(Move, ("row", c, "left" if from_left else "right",
-                              flat - self._bases[c], self._data[flat]))
+            offered = self._offered = _new_move(Move, ("row", c, "left" if from_left else "right",
+                                                       flat - self._bases[c], self._data[flat]))
+            return offered
         if c < len(self._starts):
             return _new_move(Move, ("stack", c - self._n_rows, "top", flat - self._bases[c],
                               self._data[flat]))
@@ -296,6 +298,12 @@ class Engine:
         >>> len(e), e.game.rows
         (2, ((5, 1),))
         """
+        if move is self._offered:
+            # The move ``best_move`` gave at this very position (any move clears it): played
+            # as it is, without the checks below (a third of a move's cost on a short row,
+            # benchmarks/small_calls.py).
+            self._pop(move[1], move[2] == "left")
+            return move
         if move.__class__ is str and self._one_row:
             # The hot path of a one-row game: an end by its name.
             start, stop = self._starts[0], self._stops[0]
@@ -332,6 +340,7 @@ class Engine:
 
     def _take_node(self, node: int) -> None:
         forest = cast(LiveForest, self._forest)
+        self._offered = None
         try:
             self._windows.take_node(node)
             forest.take(node)
@@ -342,6 +351,7 @@ class Engine:
             raise
 
     def _pop(self, c: int, from_left: bool) -> None:
+        self._offered = None
         try:
             if from_left:
                 self._windows.pop_left(c)

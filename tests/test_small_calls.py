@@ -3,6 +3,7 @@ loaded when first used, the per-call work done once."""
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 import subprocess
@@ -193,3 +194,25 @@ def test_the_cores_are_asked_for_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _threads.row_split(10 * _threads.ROW_COINS_PER_THREAD, None) == (12, 3)
     assert coinsrow.values_many([[1, 2], [3]]) == [1, 3]
     assert asked == [1]
+
+
+def test_the_move_best_move_offered_is_played_as_it_is_until_the_position_changes() -> None:
+    engine = coinsrow.Engine([5, 1, 3, 9])
+    offered = engine.best_move()
+    assert engine.take(offered) is offered and len(engine) == 3
+    stale = engine.best_move()
+    assert stale == coinsrow.Move("row", 0, "left", 0, 5)
+    engine.take("left")  # the same coin, by its end: the offered move is gone with it
+    with pytest.raises(ValueError, match="illegal move"):
+        engine.take(stale)
+    offered = engine.best_move()
+    twin = copy.copy(engine)  # an engine of its own: the move is checked there
+    assert twin.take(offered) == offered and engine.take(offered) is offered
+    assert twin.game == engine.game and twin.value() == engine.value()
+    game = coinsrow.Game(rows=[[5, 1, 3, 9]], stacks=[[2, 7]])
+    engine = coinsrow.Engine(game)
+    while len(engine):
+        move = engine.best_move()
+        assert move == game.best_move() and engine.take(move) == move
+        game = game.take(move)
+        assert engine.value() == game.value()
