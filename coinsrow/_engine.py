@@ -300,8 +300,8 @@ class Engine:
         """
         if move is self._offered:
             # The move ``best_move`` gave at this very position (any move clears it): played
-            # as it is, without the checks below (a third of a move's cost on a short row,
-            # benchmarks/small_calls.py).
+            # as it is, without the checks below: a move of an Engine of 8 coins took 9,500
+            # instructions with them, 6,900 without (callgrind, best_move and take).
             self._pop(move[1], move[2] == "left")
             return move
         if move.__class__ is str and self._one_row:
