@@ -103,7 +103,8 @@ def values_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -
         With a flat buffer of coins: where each game starts and stops (Arrow's layout).
     threads : int or None, default None
         The threads the kernels run on: ``None``, the cores this process may use; ``1``,
-        the calling thread only.
+        the calling thread only; a count past the machine's cores, one thread a core; at
+        most ``8192``.
 
     Returns
     -------
@@ -117,7 +118,8 @@ def values_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -
         buffer without ``offsets``); the message names the game and the coin's index.
     ValueError
         If a coin is NaN or infinite, or the offsets are not non-decreasing within the
-        buffer; ``threads`` not a positive int or ``None`` (``TypeError`` for its type).
+        buffer; ``threads`` not a positive int (at most ``8192``) or ``None``
+        (``TypeError`` for its type).
 
     Examples
     --------

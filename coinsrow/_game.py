@@ -567,7 +567,8 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     threads : int or None, default None
         A long row is cut into parts reduced at once on that many threads. ``None``: as
         many as pay off (one for a row of under a million coins, or for a row that a sample
-        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
+        finds mostly sorted stretches); ``1``: no thread is started; a count past the
+        machine's cores starts one thread a core; at most ``8192``. The answer is the same
         whatever it is, float rounding included (docs/rows.md).
 
     Returns
@@ -585,7 +586,7 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     ValueError
         If a coin is NaN or infinite (naming its index).
     TypeError, ValueError
-        If ``threads`` is not a positive int or ``None``.
+        If ``threads`` is not a positive int (at most ``8192``) or ``None``.
 
     Examples
     --------
@@ -644,7 +645,7 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
     ------
     TypeError, ValueError
         As for ``value``: a row that is not numbers, a coin that is not a finite real number
-        (naming its index), ``threads`` not a positive int or ``None``.
+        (naming its index), ``threads`` not a positive int (at most ``8192``) or ``None``.
 
     Examples
     --------
