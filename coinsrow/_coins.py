@@ -433,7 +433,7 @@ def as_int64(col: Column) -> Buffer1D:
 
 # -- one flat storage of a game's coins -------------------------------------------------------
 
-def _round_float(exact: Any) -> float:
+def round_float(exact: Any) -> float:
     """An exact number rounded to the nearest float: +-inf beyond the float range."""
     try:
         return float(exact)
@@ -515,7 +515,7 @@ class Coins:
         """An answer in the game's number type: floats rounded once, 0 typed."""
         kind = self.exact_type
         if kind is float:
-            return exact if type(exact) is float else _round_float(exact)
+            return exact if type(exact) is float else round_float(exact)
         if kind is int:
             return int(exact)
         result: Any = exact if type(exact) is kind else kind(exact)
