@@ -661,8 +661,11 @@ def best_move(row: Any) -> Literal["left", "right"]:
     """An optimal first move on one row: ``"left"`` or ``"right"``.
 
     The move of the library's one tie rule (the first move of ``play(row)``, which
-    ``Game.best_move`` and ``Engine.best_move`` also make: the end whose end block of the
-    reduced row is larger, the left one on ties; docs/algorithm.md). O(n).
+    ``Game.best_move`` and ``Engine.best_move`` also make): the end whose end block of the
+    reduced row (the row after every Fusion ``x <= M > y``) is larger, the left one when the
+    two blocks are equal. Where both ends are optimal moves this compares the blocks, not
+    the coins: ``best_move([0, -1, 1, 1])`` is ``"right"`` (both ends are worth 1, the end
+    blocks are 0 and 1). docs/algorithm.md. O(n).
 
     Parameters
     ----------
@@ -686,6 +689,8 @@ def best_move(row: Any) -> Literal["left", "right"]:
     --------
     >>> best_move([1, 2, 1000, 3, 4, 900])
     'right'
+    >>> best_move([0, -1, 1, 1]), best_move([1, -1, 1, 1]), best_move([2, 5, 2])
+    ('right', 'left', 'left')
     """
     coins = row_coins(row)
     n = len(coins)
