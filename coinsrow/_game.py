@@ -24,7 +24,7 @@ from typing import (
     overload,
 )
 
-from ._bounds import Bounds, Starts, Stops
+from ._bounds import Bounds, Starts, Stops, pickled_bounds
 from ._coins import FLOAT64, Coins, Number, refuse_as_row, row_coins
 from ._dispatch import Answer, run, span
 from ._forest import ForestState, parse_forest
@@ -747,12 +747,18 @@ def play(row: Any, *, threads: int | None = None) -> array:
 
 def _unpickle_game(rows: Sequence[Any], stacks: Sequence[Any], forest: Any,
                    starts: Sequence[int], stops: Sequence[int], removed: bytes | None) -> Game:
-    """The position ``Game.__reduce__`` describes: the original game, then the bounds."""
+    """The position ``Game.__reduce__`` describes: the original game, then the bounds, both
+    checked (a corrupt pickle is a ``TypeError``/``ValueError`` here, as a bad game is)."""
     game = Game(rows=rows, stacks=stacks, forest=forest)
+    starts, stops = pickled_bounds("Game", game._coins.names, *game._bounds.arrays(), starts,
+                                   stops)
     bounds = Bounds(array("q", starts), array("q", stops))
     left = sum(stops) - sum(starts)
     state = game._forest
-    if state is not None and removed is not None:
+    if removed is not None:
+        if state is None:
+            raise ValueError("the pickled Game does not match its coins: removed nodes, but "
+                             "no forest")
         state = state.without_nodes(removed)
     return Game._position(game._coins, bounds, left, None, 0, state)
 
