@@ -41,6 +41,7 @@ from ._coins import (
     Column,
     Number,
     column,
+    describe,
     is_bool,
     split_format,
 )
@@ -300,6 +301,13 @@ def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: boo
     if isinstance(flat, (str, bytes, bytearray)):
         raise TypeError(f"the flat coins are a {type(flat).__name__}; expected numbers")
     if isinstance(flat, (list, tuple)) or (_is_numpy_array(flat) and flat.dtype.kind == "O"):
+        if len(flat) and _is_row(flat[0]):
+            raise TypeError(
+                f"offsets= goes with one flat sequence of coins, but rows[0] is "
+                f"{describe(flat[0])}, a row: pass the rows without offsets "
+                "(values_many([[3, 1, 2], [5]])), or their coins in one flat sequence with "
+                "offsets (values_many([3, 1, 2, 5], offsets=[0, 3, 4]))"
+            )
         bounds = _offsets(offsets, len(flat))
         return _solve_rows(_slices(flat, bounds), n_threads, want_profits, first_index)
     try:
@@ -325,6 +333,13 @@ def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: boo
         return _solve_rows(_slices(col.data, bounds, lo), n_threads, want_profits, first_index)
     return _solve_packed(col.kind, col.data, lo, bounds, n_threads, want_profits,
                          _shifted(first_index))
+
+
+def _is_row(item: Any) -> bool:
+    """Whether an item of a flat sequence is a row of coins (a list, an array, ...), not a
+    coin."""
+    return (isinstance(item, Iterable) and not isinstance(item, (str, bytes, bytearray))
+            and not isinstance(item, (numbers.Number, Decimal)))
 
 
 def _slices(flat: Any, bounds: Any, base: int = 0) -> list:
@@ -431,8 +446,14 @@ def _solve_arrow(lists: Any, n_threads: int, want_profits: bool) -> list:
     if not is_list_type(kind):
         if types.is_integer(kind) or types.is_floating(kind) or types.is_decimal(kind):
             raise TypeError(
-                "rows is a flat Arrow array of coins: give offsets= or an Arrow list array"
+                f"rows is a flat (1-D) Arrow array of {kind} coins, not of rows: give "
+                "offsets= (game i is flat[offsets[i]:offsets[i + 1]]), or an Arrow list "
+                "array (one list of coins per game)"
             )
+        if not types.is_nested(kind):
+            raise TypeError(f"rows is an Arrow array of {kind}, not of rows: give an Arrow "
+                            "list array (one list of coins per game), or a flat array of "
+                            "numbers with offsets=")
         return _solve_rows(lists.to_pylist(), n_threads, want_profits)
     results: list = []
     for chunk in list_chunks(lists):

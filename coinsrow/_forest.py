@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import _core
+from ._arrow import arrow_row, is_arrow
 from ._coins import Coins, Column, column, describe
 
 __all__ = ["ForestState", "LiveForest", "parse_forest"]
@@ -26,6 +27,8 @@ __all__ = ["ForestState", "LiveForest", "parse_forest"]
 
 def _parents_array(parents: Any, n: int) -> array:
     """``parents`` as an ``array('q')`` (a copy: the caller's object is never kept)."""
+    if is_arrow(parents):
+        parents = arrow_row(parents, "forest parents", "parent")
     if isinstance(parents, (str, bytes, bytearray)):
         raise TypeError(f"forest parents is a {type(parents).__name__}; expected a sequence of "
                         "node indices")
