@@ -6,8 +6,6 @@ answers.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import random
 import re
@@ -18,9 +16,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from test_cli_robustness import call_main
 
 from coinsrow import Game
-from coinsrow.__main__ import main
 from coinsrow._html import HTML_MAX_COINS
 
 from checks import rounded
@@ -106,18 +104,6 @@ def test_the_summary_page_of_a_huge_game():
     assert "inf" in firsts
 
 
-def run_main(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old_stdin = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main(argv)
-    finally:
-        sys.stdin = old_stdin
-    return status, out.getvalue(), err.getvalue()
-
-
 def test_the_command_line_draws_it(tmp_path):
     html, svg = tmp_path / "o.html", tmp_path / "o.svg"
     result = subprocess.run(
@@ -140,7 +126,7 @@ def test_the_command_line_draws_it(tmp_path):
 @pytest.mark.parametrize("coin", [BIG, -BIG])
 def test_the_terminal_game_shows_totals_beyond_the_range(coin):
     """One stack: the human takes both huge coins, the engine the 0 between them."""
-    status, out, err = run_main(["play", "--float", "--stack", f"{coin} 0 {coin}"],
+    status, out, err = call_main(["play", "--float", "--stack", f"{coin} 0 {coin}"],
                                 "stack 0\nstack 0\n")
     assert status == 0 and err == "", err
     assert f"game over: you {rounded(2 * Fraction(coin))}, engine 0.0" in out
