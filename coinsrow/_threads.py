@@ -90,8 +90,7 @@ def row_split(n: int, threads: Any) -> tuple[int, int]:
     ``threads=None``: one thread per ``ROW_COINS_PER_THREAD`` coins, at most the available
     cores; ``threads=k``: k threads, at most the machine's cores (``thread_count``), and
     about ``ROW_PARTS_PER_THREAD`` parts a thread, at least k (a row of fewer coins has a
-    part per coin). One
-    thread reduces the row coin after coin, in one part.
+    part per coin). One thread reduces the row coin after coin, in one part.
     """
     if threads is None:
         if n < 2 * ROW_COINS_PER_THREAD:
