@@ -362,3 +362,123 @@ def test_interrupts_at_random_moments_of_big_forests():
     assert child.returncode == 0
     assert latencies, "no signal landed inside a call"
     assert max(latencies) < 1.0, latencies
+
+
+# The child of the Intervals test: the row (int64 coins, and the same divided by 7 as
+# float64), a small Intervals built first, then rounds of building Intervals of the whole
+# row, each announced by "go"; after a KeyboardInterrupt (or a build that ended first, then
+# the signal) it reports whether the row, the small Intervals and a new Intervals of a slice
+# still answer as before the rounds; at the end one uninterrupted build answers as the first.
+INTERVALS_CHILD = """
+import json, time
+import numpy as np
+from coinsrow import Intervals
+rng = np.random.default_rng(5)
+rows = [rng.integers(-10**6, 10**6, {n})]
+rows.append(rows[0] / 7)
+copies = [row.copy() for row in rows]
+starts = rng.integers(0, {n}, 50)
+stops = starts + rng.integers(0, {n} // 4, 50)
+small = Intervals(rows[0][:3000])
+small_answers = list(small.values(starts % 3000, stops % 3001))
+expected, seconds = [], []
+for row in rows:
+    start = time.perf_counter()
+    whole = Intervals(row)
+    seconds.append(time.perf_counter() - start)
+    expected.append(list(whole.values(starts, stops)))
+    del whole
+print(json.dumps(seconds), flush=True)
+
+
+def usable(kind):
+    return (all(np.array_equal(row, copy) for row, copy in zip(rows, copies))
+            and list(small.values(starts % 3000, stops % 3001)) == small_answers
+            and Intervals(rows[kind][:5000]).value(7, 4000)
+            == Intervals(list(rows[kind][:5000])).value(7, 4000))
+
+
+for round in range({rounds}):
+    kind = round % 2
+    report = {{"kind": kind}}
+    try:
+        print("go", flush=True)
+        Intervals(rows[kind])
+        report["finished"] = time.time()
+    except KeyboardInterrupt:
+        report["raised"] = time.time()
+    else:
+        try:
+            time.sleep(30)  # the signal comes during the sleep
+        except KeyboardInterrupt:
+            pass
+    report["usable"] = usable(kind)
+    print(json.dumps(report), flush=True)
+again = [list(Intervals(row).values(starts, stops)) for row in rows]
+print(json.dumps({{"same": again == expected}}), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_interrupts_at_random_moments_of_building_intervals():
+    """SIGINT at random moments while Intervals of millions of coins (int64, float64) are
+    built: each build ends with KeyboardInterrupt within a second (never a hang, a crash or
+    an ignored signal); the row, the Intervals built before and new ones answer right."""
+    import queue
+    import random
+    import threading
+
+    n = 2 * 10**5 if EXACT else 3 * 10**6
+    rounds = 12
+    rng = random.Random(13)
+    code = INTERVALS_CHILD.format(n=n, rounds=rounds)
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(text) for text in child.stdout] + [lines.put("")],
+                     daemon=True).start()
+
+    def line(timeout: float) -> str:
+        try:
+            text = lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError("no answer from the child: it hangs after SIGINT") from None
+        assert text, f"the child died (exit code {child.wait()}): {child.stderr.read()}"
+        return text.strip()
+
+    latencies = []
+    try:
+        seconds = json.loads(line(300))  # an uninterrupted build of each kind of row
+        for turn in range(rounds):
+            assert line(120) == "go"
+            time.sleep(rng.uniform(0.0, seconds[turn % 2]))  # anywhere in the build
+            sent = time.time()
+            child.send_signal(signal.SIGINT)
+            report = json.loads(line(30))
+            assert report["usable"], report
+            if "raised" in report:
+                latencies.append(report["raised"] - sent)
+                assert report["raised"] >= sent, (report, sent)
+        assert json.loads(line(300)) == {"same": True}
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+    print(f"\n{len(latencies)} of {rounds} signals inside the build; latencies (ms): "
+          f"{sorted(round(1000 * t) for t in latencies)}")
+    assert child.returncode == 0
+    assert latencies, "no signal landed inside a build"
+    assert max(latencies) < 1.0, latencies
+
+
+@pytest.mark.slow
+def test_building_intervals_raises_from_its_loops():
+    """KeyboardInterrupt comes out of the build's own loops (the heavy paths, the keys, the
+    static forests), not after the build returns."""
+    n = 2 * 10**5 if EXACT else 6 * 10**6
+    report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Intervals\n"
+                       "Intervals(row[:50])", "Intervals(row)", delay=0.3)
+    assert Path(report["file"]).name in {"_subrows.pyx", "_subrows_exact.pyx", "_window.pyx"}
+    assert report["latency"] < 3.0, report
