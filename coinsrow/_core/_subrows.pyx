@@ -833,6 +833,15 @@ cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_
 
 
 
+cdef int64_t *_sr_grown(int64_t **scratch, int64_t count) noexcept nogil:
+    """``scratch[0]`` grown to ``count`` entries and handed over (``scratch[0]`` becomes
+    NULL); NULL when out of memory (``scratch[0]`` is then still the caller's)."""
+    cdef int64_t *grown = <int64_t *> realloc(scratch[0], count * sizeof(int64_t))
+    if grown != NULL:
+        scratch[0] = NULL
+    return grown
+
+
 cdef class SubRows:
     """Values of sub-rows of one row (docs/subrows.md).
 
@@ -922,21 +931,21 @@ cdef class SubRows:
                 # The forests' stacks are the layout's scratch (fresh memory costs its page
                 # faults: 2*10^7 random coins, about 0.1 s).
                 st = _sr_core_layout(&self.core, n, ns, ps, par1, par2, stack0, stack1)
-            free(stack0)
-            free(stack1)
-            stack0 = stack1 = NULL
             if st != OK:
                 raise MemoryError()
+            # The keys and sums of the slots take over ns, ps and the two stacks, done with:
+            # grown in place, their pages are not faulted in afresh (2*10^7 random coins:
+            # 0.64 GB of fresh memory less).
             for f in range(2):
                 k = self.core.side[f].nslots
                 if self.is_float:
-                    self.kf[f] = <double *> malloc(k * sizeof(double))
-                    self.af[f] = <double *> malloc(k * sizeof(double))
+                    self.kf[f] = <double *> _sr_grown(&ns if f == 0 else &ps, k)
+                    self.af[f] = <double *> _sr_grown(&stack0 if f == 0 else &stack1, k)
                     if self.kf[f] == NULL or self.af[f] == NULL:
                         raise MemoryError()
                 else:
-                    self.ki[f] = <int64_t *> malloc(k * sizeof(int64_t))
-                    self.ai[f] = <int64_t *> malloc(k * sizeof(int64_t))
+                    self.ki[f] = _sr_grown(&ns if f == 0 else &ps, k)
+                    self.ai[f] = _sr_grown(&stack0 if f == 0 else &stack1, k)
                     if self.ki[f] == NULL or self.ai[f] == NULL:
                         raise MemoryError()
             with nogil:
