@@ -17,47 +17,9 @@ from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
 from coinsrow._core._subrows cimport *
 from coinsrow._core._rows_exact cimport _zero_of
 from coinsrow._core._rows_exact import check_finite_exact
+from coinsrow._core._window_exact cimport _w_order
 from coinsrow._core._window cimport _F_LIMIT, _w_forests, _w_heights, _window_forests_into
 from array import array as _window_array
-
-
-cdef list _order_of(list keys):
-    """``sorted(range(len(keys)), key=keys.__getitem__)`` (stable), looking at signals as it
-    goes: list.sort compares Python ints and tuples without ever doing so (on 2*10^5 coins
-    its sorts held Ctrl-C back for about half a second). Runs of
-    _SR_NODES_PER_SIGNAL_CHECK_MASK + 1 keys are sorted by list.sort, then merged pairwise.
-    O(m log m) comparisons."""
-    cdef Py_ssize_t m = len(keys), run = _SR_NODES_PER_SIGNAL_CHECK_MASK + 1, width, lo, mid
-    cdef Py_ssize_t hi, i, j, k
-    cdef int64_t steps = 0
-    cdef list order = list(range(m)), merged, part
-    for lo in range(0, m, run):
-        part = order[lo:lo + run]
-        part.sort(key=keys.__getitem__)
-        order[lo:lo + run] = part
-        _sr_check_signals()
-    width = run
-    while width < m:
-        merged = [None] * m
-        for lo in range(0, m, 2 * width):
-            mid = min(lo + width, m)
-            hi = min(lo + 2 * width, m)
-            i, j, k = lo, mid, lo
-            while i < mid and j < hi:
-                # Ties take the left run's key first: stable.
-                if keys[<Py_ssize_t> order[j]] < keys[<Py_ssize_t> order[i]]:
-                    merged[k] = order[j]
-                    j += 1
-                else:
-                    merged[k] = order[i]
-                    i += 1
-                k += 1
-                steps += 1
-                _every_so_often(steps)
-            merged[k:hi] = order[i:mid] if i < mid else order[j:hi]
-        order = merged
-        width *= 2
-    return order
 
 
 cdef inline int _every_so_often(int64_t j) except -1:
@@ -117,7 +79,7 @@ cdef class SubRowsExact:
             return
         self.h = h
         # The static forests from the ranks of the heights (ties by boundary: a stable sort).
-        order = _order_of(h)
+        order = list(_w_order(h))  # looks at signals, as list.sort does not
         ranks = _window_array("q", bytes(8 * nb))
         cdef int64_t[::1] rank_view = ranks
         for r in range(nb):
@@ -141,7 +103,7 @@ cdef class SubRowsExact:
                 blocks.append((h[x] + h[p2_v[x]], 1, x))
         # Larger values first; on ties forest 0 (left entries) first; along forest 0 paths
         # nodes increase, along forest 1 paths they decrease.
-        order = _order_of([(-b[0], b[1], b[2] if b[1] == 0 else -b[2]) for b in blocks])
+        order = list(_w_order([(-b[0], b[1], b[2] if b[1] == 0 else -b[2]) for b in blocks]))
         blocks = [blocks[at] for at in order]
         for f in range(2):
             self.keys[f] = <int64_t *> malloc(self.core.side[f].nslots * sizeof(int64_t))
