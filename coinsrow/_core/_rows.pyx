@@ -1008,8 +1008,128 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     return cp - coins
 
 
+cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *values,
+                       RowStack *st, RowSums *sums, int64_t block, total_t *total_mode,
+                       runs_t *runs_mode) noexcept nogil:
+    """_push_coins for int64 value and profits, in the shape of the plain C loop: one coin
+    a step, kept in a register; while x <= M >= v for the two top entries x, M (a tie fuses
+    too: any Fusion keeps the value), they become one, x - M + v; then the coin is written
+    once. The Fusion test is max(x, v) <= M: one compare and one branch a coin, whose
+    outcomes follow the row (a predictor learns a repeating row as it does the plain loop's).
+    Overflows are tested without branches. Stops after ``block`` coins in a row without a
+    Fusion of unequal entries (a tie fusing does not count: plateaus are scanned as runs
+    again): the limit moves on at each Fusion, not block by block, so that the loop's
+    branches repeat as the row does (blocks of a fixed length cut a row whose coins repeat
+    with another period at a different place in each period: Project Euler 477's coins,
+    period 7,248, took 3.2 ns a coin in blocks of 64, against 1.5 for the plain loop at
+    10^6 coins). ``total_t`` Wanted: the coins at even indices are added to
+    ``sums.rest``."""
+    cdef int64_t *sp = values + st.written         # one past the top written entry
+    cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
+    cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
+    cdef int64_t *low = deep                       # the higher of the two
+    cdef const int64_t *cp = coins + p
+    cdef const int64_t *end = coins + stop
+    cdef const int64_t *limit
+    cdef const int64_t *moved_limit
+    cdef int64_t moved, v, t, a, b, top_of_two, first = 0, second = 0
+    cdef int64_t total = 0, even_mask
+    cdef bint ovf = False, total_ovf = False
+    if runs_t is Wanted and guard > deep:
+        low = guard
+    if st.top >= 1:
+        first = _top_entry(coins, values, st, 0)
+    if st.top >= 2:
+        second = _top_entry(coins, values, st, 1)
+    # All ones on a coin at an even index, zero on the others.
+    even_mask = ((cp - coins) & 1) - 1
+    if block > stop - p:
+        block = stop - p
+    limit = cp + block
+    while cp < limit:
+        v = cp[0]
+        if total_t is Wanted:
+            total_ovf |= add_checked(total, v & even_mask, &total)
+            even_mask = ~even_mask
+        top_of_two = second if second > v else v
+        if top_of_two <= first:
+            # Where the limit goes if this Fusion is not of a tie.
+            moved_limit = cp + 1 + block if end - cp - 1 > block else end
+            while True:
+                # One test for both rare cases: fewer than two entries under the coin (see
+                # _pad_below), or the top entries are in a run.
+                if coinsrow_unlikely(sp < low):
+                    if runs_t is NotWanted or sp < deep:
+                        break
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, NULL, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                    low = guard if guard > deep else deep
+                limit = moved_limit if first != v else limit
+                # Overflows are rare: branches never taken.
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                sp -= 2
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+                top_of_two = second if second > v else v
+                if top_of_two > first:
+                    break
+            if first > v:
+                # A zigzag: while the next two coins a, b satisfy v <= a >= b, a goes on
+                # and b fuses it with v into v - a + b (not more than v: nothing under
+                # fuses, since the entry under v is larger and the one under that larger
+                # still, or the stack is too short).
+                while cp + 2 < limit:
+                    a = cp[1]
+                    b = cp[2]
+                    top_of_two = v if v > b else b
+                    if top_of_two > a:
+                        break
+                    moved_limit = moved_limit + 2 if end - moved_limit > 2 else end
+                    limit = moved_limit if a != b else limit
+                    if total_t is Wanted:
+                        total_ovf |= add_checked(total, a & even_mask, &total)
+                        total_ovf |= add_checked(total, b & ~even_mask, &total)
+                    if coinsrow_unlikely(sub_checked(v, a, &t)):
+                        ovf = True
+                    if coinsrow_unlikely(add_checked(t, b, &v)):
+                        ovf = True
+                    cp += 2
+        sp[0] = v
+        sp += 1
+        second = first
+        first = v
+        cp += 1
+    st.top = (sp - values) + (values + 2 - deep)
+    st.written = sp - values
+    st.overflow |= ovf
+    if total_t is Wanted:
+        sums.overflow |= total_ovf | add_checked(sums.rest, total, &sums.rest)
+    return cp - coins
+
+
 cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
                          RowStack *st, RowSums *sums, int64_t block) noexcept nogil:
+    """Push coins with Fusion (value and profits): int64 rows by _push_ints, float rows by
+    _push_coins. ``sums``: NULL, or (profits) receives the coins at even indices."""
+    if coin_t is int64_t:
+        if sums == NULL:
+            if st.n_runs > 0:
+                return _push_ints(coins, p, stop, values, st, sums, block,
+                                  <NotWanted *> NULL, <Wanted *> NULL)
+            return _push_ints(coins, p, stop, values, st, sums, block, <NotWanted *> NULL,
+                              <NotWanted *> NULL)
+        if st.n_runs > 0:
+            return _push_ints(coins, p, stop, values, st, sums, block, <Wanted *> NULL,
+                              <Wanted *> NULL)
+        return _push_ints(coins, p, stop, values, st, sums, block, <Wanted *> NULL,
+                          <NotWanted *> NULL)
     if st.n_runs > 0:
         return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
                            <NotWanted *> NULL, <Wanted *> NULL)
@@ -1148,7 +1268,8 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
         if segments != NULL:
             p = _push_play(coins, p, step_end, values, segments, st, block)
         else:
-            p = _push_value(coins, p, step_end, values, st, sums, block)
+            p = _push_value(coins, p, step_end, values, st, sums if want_total else NULL,
+                            block)
         if p < step_end:
             q = _scan_run(coins, p, step_end, values, segments, st,
                           sums if want_total else NULL)
@@ -1244,9 +1365,6 @@ cdef int _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStac
     cdef bint ovf = part.overflow, alt_known
     cdef int64_t alt = 0
     cdef Run *r
-    cdef RowSums seam_sums   # the Fusion loop's even-index sum: the part's sums have it
-    seam_sums.rest = 0
-    seam_sums.overflow = False
     if row.top >= 1:
         first = _top_entry(coins, values, row, 0)
     if row.top >= 2:
@@ -1276,8 +1394,7 @@ cdef int _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStac
                 q = _push_play(coins, p, limit - piece_offset, values, segments, row,
                                _RUN_AFTER)
             else:
-                q = _push_value(coins, p, limit - piece_offset, values, row, &seam_sums,
-                                _RUN_AFTER)
+                q = _push_value(coins, p, limit - piece_offset, values, row, NULL, _RUN_AFTER)
             i += q - p
             first = _top_entry(coins, values, row, 0)
             if row.top >= 2:
