@@ -596,8 +596,7 @@ cdef struct RowSums:
     # int64 rows: sums of coins, checked (``overflow`` when one overflowed).
     int64_t even      # the coins of the unfused prefix at even offsets from its first coin
     int64_t odd       # ... at odd offsets
-    int64_t rest      # the other coins at even indices (in the buffer; only when the
-                      # total is wanted: with the value's alternating sum it gives the rest)
+    int64_t rest      # the sum of the other coins (only when the total is wanted)
     bint overflow
 
 
@@ -1022,8 +1021,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     branches repeat as the row does (blocks of a fixed length cut a row whose coins repeat
     with another period at a different place in each period: Project Euler 477's coins,
     period 7,248, took 3.2 ns a coin in blocks of 64, against 1.5 for the plain loop at
-    10^6 coins). ``total_t`` Wanted: the coins at even indices are added to
-    ``sums.rest``."""
+    10^6 coins). ``total_t`` Wanted: the coins are added to ``sums.rest``."""
     cdef int64_t *sp = values + st.written         # one past the top written entry
     cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
     cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
@@ -1033,7 +1031,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     cdef const int64_t *limit
     cdef const int64_t *moved_limit
     cdef int64_t moved, v, t, a, b, top_of_two, first = 0, second = 0
-    cdef int64_t total = 0, even_mask
+    cdef int64_t total = 0
     cdef bint ovf = False, total_ovf = False
     if runs_t is Wanted and guard > deep:
         low = guard
@@ -1041,16 +1039,15 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
         first = _top_entry(coins, values, st, 0)
     if st.top >= 2:
         second = _top_entry(coins, values, st, 1)
-    # All ones on a coin at an even index, zero on the others.
-    even_mask = ((cp - coins) & 1) - 1
     if block > stop - p:
         block = stop - p
     limit = cp + block
     while cp < limit:
         v = cp[0]
         if total_t is Wanted:
-            total_ovf |= add_checked(total, v & even_mask, &total)
-            even_mask = ~even_mask
+            # Overflows are rare: a branch never taken.
+            if coinsrow_unlikely(add_checked(total, v, &total)):
+                total_ovf = True
         top_of_two = second if second > v else v
         if top_of_two <= first:
             # Where the limit goes if this Fusion is not of a tie.
@@ -1094,8 +1091,10 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     moved_limit = moved_limit + 2 if end - moved_limit > 2 else end
                     limit = moved_limit if a != b else limit
                     if total_t is Wanted:
-                        total_ovf |= add_checked(total, a & even_mask, &total)
-                        total_ovf |= add_checked(total, b & ~even_mask, &total)
+                        if coinsrow_unlikely(add_checked(total, a, &total)):
+                            total_ovf = True
+                        if coinsrow_unlikely(add_checked(total, b, &total)):
+                            total_ovf = True
                     if coinsrow_unlikely(sub_checked(v, a, &t)):
                         ovf = True
                     if coinsrow_unlikely(add_checked(t, b, &v)):
@@ -1117,7 +1116,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
 cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
                          RowStack *st, RowSums *sums, int64_t block) noexcept nogil:
     """Push coins with Fusion (value and profits): int64 rows by _push_ints, float rows by
-    _push_coins. ``sums``: NULL, or (profits) receives the coins at even indices."""
+    _push_coins. ``sums``: NULL, or (profits) receives the coins' sum in ``rest``."""
     if coin_t is int64_t:
         if sums == NULL:
             if st.n_runs > 0:
@@ -1170,7 +1169,7 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
                        int64_t *segments, RowStack *st, RowSums *sums) noexcept nogil:
     """Push the coins from coins[p] on that do not fuse as a run (unwritten), up to
     ``stop``: returns the first coin that fuses (or ``stop``). ``st`` has two entries at
-    least. int64: ``sums`` receives the coins at even indices in ``rest`` (may be
+    least. int64: ``sums`` receives the coins' sum in ``rest`` (may be
     NULL)."""
     cdef RowSums scanned
     cdef coin_t prev = _top_entry(coins, values, st, 0)
@@ -1192,8 +1191,9 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
     _push_unfused(coins, p, q, values, segments, st, alt, alt_known)
     if coin_t is int64_t:
         if sums != NULL:
-            sums.overflow |= scanned.overflow | add_checked(sums.rest, scanned.even,
-                                                            &sums.rest)
+            sums.overflow |= (scanned.overflow | add_checked(sums.rest, scanned.even,
+                                                             &sums.rest)
+                              | add_checked(sums.rest, scanned.odd, &sums.rest))
     return q
 
 
@@ -2596,10 +2596,8 @@ cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t th
     return work
 
 
-cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) except -1:
-    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs).
-    int64: the alternating sum of all its entries (that of all the coins) also goes to
-    ``whole_wanted`` when that is not NULL (OVERFLOW if it overflows)."""
+cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
+    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs)."""
     cdef bint ovf = work.row.overflow, whole_known = False
     cdef int64_t whole = 0
     cdef coin_t result = 0
@@ -2608,13 +2606,6 @@ cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) ex
             if work.unfused() and not work.sums.overflow:
                 whole_known = not sub_checked(work.sums.even, work.sums.odd, &whole)
             _place_runs(&work.row)
-            if whole_wanted != NULL:
-                if not whole_known:
-                    whole = _stack_alternating(<const int64_t *> work.coins,
-                                               <const int64_t *> work.values, &work.row, 0,
-                                               work.row.top, &ovf)
-                    whole_known = True
-                whole_wanted[0] = whole
             result = _row_value_int(<const int64_t *> work.coins, <const int64_t *> work.values,
                                     &work.row, whole_known, whole, &ovf)
         else:
@@ -2649,7 +2640,7 @@ def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value, NULL)
+    status = _row_work_value(work, &value)
     return _codes.Status(status), value
 
 
@@ -2657,13 +2648,12 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
                 bint sample=False):
     """What each player collects on one row: ``(status, (first, second) or bad index)``.
 
-    int64: first = (sum + value) / 2, the sum from the coins at even indices, taken in the
-    same pass as the value, and the reduced row's alternating sum. float64:
+    int64: first = (sum + value) / 2, the sum taken in the same pass as the value. float64:
     each player's coins of the optimal play, summed exactly and rounded once. ``parts`` and
     ``threads`` as for ``row_value``. O(n).
     """
     cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
-    cdef int64_t even_sum = 0, whole = 0
+    cdef int64_t part_sum = 0
     cdef double first_f = 0.0, second_f = 0.0
     cdef int status, result = OK
     cdef bint ovf = False
@@ -2675,17 +2665,13 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value, &whole if coin_t is int64_t else NULL)
+    status = _row_work_value(work, &value)
     with nogil:
         if coin_t is int64_t:
-            # The sum is twice that of the coins at even indices less the alternating sum of
-            # all the coins, which is that of the reduced row's entries (each entry stands
-            # for an odd run of coins, from one at the entry's parity): read from the
-            # written entries and the runs' sums, not from the coins again.
+            # The sum: the unfused prefix's coins by parity, and the others (see RowSums).
             ovf = work.sums.overflow
-            ovf |= add_checked(work.sums.even, work.sums.rest, &even_sum)
-            ovf |= add_checked(even_sum, even_sum, &total)
-            ovf |= sub_checked(total, whole, &total)
+            ovf |= add_checked(work.sums.even, work.sums.odd, &part_sum)
+            ovf |= add_checked(part_sum, work.sums.rest, &total)
             # sum + value is twice what the first player takes: even, so halving is exact.
             ovf |= add_checked(total, value, &twice)
             first = twice // 2
@@ -2725,7 +2711,7 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value, NULL)
+    status = _row_work_value(work, &value)
     with nogil:
         if work.unfused():
             _row_play_unfused(<const coin_t *> work.coins, 0, n, &out_coin[0])
