@@ -1007,21 +1007,40 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     return cp - coins
 
 
+cdef inline bint _fuses(int64_t second, int64_t first, int64_t v,
+                        segments_t *segments_mode) noexcept nogil:
+    """The Fusion test of _push_ints: x <= M >= v (value and profits: a tie fuses too, any
+    Fusion keeps the value), written max(x, v) <= M, one compare as in the plain C loop;
+    or x <= M > v (play: the reduced row every other kernel has, so the same moves)."""
+    if segments_t is Wanted:
+        return (second <= first) & (first > v)
+    return (second if second > v else v) <= first
+
+
 cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *values,
-                       RowStack *st, RowSums *sums, int64_t block, total_t *total_mode,
+                       int64_t *segments, RowStack *st, RowSums *sums, int64_t block,
+                       total_t *total_mode, segments_t *segments_mode,
                        runs_t *runs_mode) noexcept nogil:
-    """_push_coins for int64 value and profits, in the shape of the plain C loop: one coin
-    a step, kept in a register; while x <= M >= v for the two top entries x, M (a tie fuses
-    too: any Fusion keeps the value), they become one, x - M + v; then the coin is written
-    once. The Fusion test is max(x, v) <= M: one compare and one branch a coin, whose
-    outcomes follow the row (a predictor learns a repeating row as it does the plain loop's).
-    Overflows are tested without branches. Stops after ``block`` coins in a row without a
-    Fusion of unequal entries (a tie fusing does not count: plateaus are scanned as runs
-    again): the limit moves on at each Fusion, not block by block, so that the loop's
-    branches repeat as the row does (blocks of a fixed length cut a row whose coins repeat
-    with another period at a different place in each period: Project Euler 477's coins,
-    period 7,248, took 3.2 ns a coin in blocks of 64, against 1.5 for the plain loop at
-    10^6 coins). ``total_t`` Wanted: the coins are added to ``sums.rest``."""
+    """_push_coins for int64 rows, in the shape of the plain C loop: one coin a step, kept
+    in a register; while the two top entries x, M and the coin v pass the Fusion test
+    (_fuses), they become one, x - M + v; then the coin is written once. One compare and
+    one branch a coin, whose outcomes follow the row (a predictor learns a repeating row as
+    it does the plain loop's); overflow tests are branches never taken.
+
+    Stops after ``block`` coins in a row without a Fusion of unequal entries (a tie fusing
+    does not count: plateaus are scanned as runs again): the limit moves on at each Fusion,
+    not block by block, so that the loop's branches repeat as the row does (blocks of a
+    fixed length cut a row whose coins repeat with another period at a different place in
+    each period: Project Euler 477's coins, period 7,248, took 3.2 ns a coin in blocks of
+    64, 2.3 with the moving limit, against 2.0 for the plain C loop, 10^6 coins).
+
+    After a Fusion that leaves v under its entry M (so x > M: nothing under can fuse), a
+    zigzag: while the next two coins a, b pass the test with v, a goes on and b fuses it,
+    v - a + b, not more than v, so that nothing under fuses either: two coins a step
+    without touching the stack (rows that alternate high and low coins: 0.7x the C loop).
+
+    ``total_t`` Wanted: the coins are added to ``sums.rest``. ``segments_t`` Wanted: each
+    entry's first coin goes to ``segments``. ``runs_t`` Wanted: ``st`` may have runs."""
     cdef int64_t *sp = values + st.written         # one past the top written entry
     cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
     cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
@@ -1030,7 +1049,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     cdef const int64_t *end = coins + stop
     cdef const int64_t *limit
     cdef const int64_t *moved_limit
-    cdef int64_t moved, v, t, a, b, top_of_two, first = 0, second = 0
+    cdef int64_t moved, v, t, a, b, seg = 0, first = 0, second = 0
     cdef int64_t total = 0
     cdef bint ovf = False, total_ovf = False
     if runs_t is Wanted and guard > deep:
@@ -1044,13 +1063,13 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     limit = cp + block
     while cp < limit:
         v = cp[0]
+        if segments_t is Wanted:
+            seg = cp - coins
         if total_t is Wanted:
-            # Overflows are rare: a branch never taken.
             if coinsrow_unlikely(add_checked(total, v, &total)):
                 total_ovf = True
-        top_of_two = second if second > v else v
-        if top_of_two <= first:
-            # Where the limit goes if this Fusion is not of a tie.
+        if _fuses(second, first, v, segments_mode):
+            # Where the limit goes if a Fusion is not of a tie.
             moved_limit = cp + 1 + block if end - cp - 1 > block else end
             while True:
                 # One test for both rare cases: fewer than two entries under the coin (see
@@ -1060,33 +1079,28 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                         break
                     # The top entries are in a run: write its last ones first.
                     st.written = sp - values
-                    moved = _refill(coins, values, NULL, st)
+                    moved = _refill(coins, values, segments, st)
                     sp += moved
                     deep += moved
                     guard = values + _guard(st)
                     low = guard if guard > deep else deep
                 limit = moved_limit if first != v else limit
-                # Overflows are rare: branches never taken.
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
                     ovf = True
                 if coinsrow_unlikely(add_checked(t, v, &v)):
                     ovf = True
                 sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
                 first = (sp - 1)[0]
                 second = (sp - 2)[0]
-                top_of_two = second if second > v else v
-                if top_of_two > first:
+                if not _fuses(second, first, v, segments_mode):
                     break
             if first > v:
-                # A zigzag: while the next two coins a, b satisfy v <= a >= b, a goes on
-                # and b fuses it with v into v - a + b (not more than v: nothing under
-                # fuses, since the entry under v is larger and the one under that larger
-                # still, or the stack is too short).
                 while cp + 2 < limit:
                     a = cp[1]
                     b = cp[2]
-                    top_of_two = v if v > b else b
-                    if top_of_two > a:
+                    if not _fuses(v, a, b, segments_mode):
                         break
                     moved_limit = moved_limit + 2 if end - moved_limit > 2 else end
                     limit = moved_limit if a != b else limit
@@ -1100,6 +1114,8 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     if coinsrow_unlikely(add_checked(t, b, &v)):
                         ovf = True
                     cp += 2
+        if segments_t is Wanted:
+            segments[sp - values] = seg
         sp[0] = v
         sp += 1
         second = first
@@ -1120,15 +1136,15 @@ cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     if coin_t is int64_t:
         if sums == NULL:
             if st.n_runs > 0:
-                return _push_ints(coins, p, stop, values, st, sums, block,
-                                  <NotWanted *> NULL, <Wanted *> NULL)
-            return _push_ints(coins, p, stop, values, st, sums, block, <NotWanted *> NULL,
-                              <NotWanted *> NULL)
+                return _push_ints(coins, p, stop, values, NULL, st, sums, block,
+                                  <NotWanted *> NULL, <NotWanted *> NULL, <Wanted *> NULL)
+            return _push_ints(coins, p, stop, values, NULL, st, sums, block,
+                              <NotWanted *> NULL, <NotWanted *> NULL, <NotWanted *> NULL)
         if st.n_runs > 0:
-            return _push_ints(coins, p, stop, values, st, sums, block, <Wanted *> NULL,
-                              <Wanted *> NULL)
-        return _push_ints(coins, p, stop, values, st, sums, block, <Wanted *> NULL,
-                          <NotWanted *> NULL)
+            return _push_ints(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
+                              <NotWanted *> NULL, <Wanted *> NULL)
+        return _push_ints(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
+                          <NotWanted *> NULL, <NotWanted *> NULL)
     if st.n_runs > 0:
         return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
                            <NotWanted *> NULL, <Wanted *> NULL)
@@ -1138,6 +1154,14 @@ cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
 
 cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
                         int64_t *segments, RowStack *st, int64_t block) noexcept nogil:
+    """Push coins with Fusion, each entry's first coin in ``segments`` (play): int64 rows
+    by _push_ints, float rows by _push_coins."""
+    if coin_t is int64_t:
+        if st.n_runs > 0:
+            return _push_ints(coins, p, stop, values, segments, st, NULL, block,
+                              <NotWanted *> NULL, <Wanted *> NULL, <Wanted *> NULL)
+        return _push_ints(coins, p, stop, values, segments, st, NULL, block,
+                          <NotWanted *> NULL, <Wanted *> NULL, <NotWanted *> NULL)
     if st.n_runs > 0:
         return _push_coins(coins, p, stop, values, segments, st, NULL, block,
                            <NotWanted *> NULL, <Wanted *> NULL, <Wanted *> NULL)
