@@ -1051,7 +1051,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     cdef const int64_t *moved_limit
     cdef int64_t moved, v, t, a, b, seg = 0, first = 0, second = 0
     cdef int64_t total = 0
-    cdef bint ovf = False, total_ovf = False
+    cdef bint ovf = False, total_ovf = False, unequal
     if runs_t is Wanted and guard > deep:
         low = guard
     if st.top >= 1:
@@ -1097,13 +1097,13 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                 if not _fuses(second, first, v, segments_mode):
                     break
             if first > v:
-                while cp + 2 < limit:
+                unequal = False
+                while cp + 2 < end:
                     a = cp[1]
                     b = cp[2]
                     if not _fuses(v, a, b, segments_mode):
                         break
-                    moved_limit = moved_limit + 2 if end - moved_limit > 2 else end
-                    limit = moved_limit if a != b else limit
+                    unequal |= a != b
                     if total_t is Wanted:
                         if coinsrow_unlikely(add_checked(total, a, &total)):
                             total_ovf = True
@@ -1114,6 +1114,12 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     if coinsrow_unlikely(add_checked(t, b, &v)):
                         ovf = True
                     cp += 2
+                # The limit moves on after a zigzag, unless its pairs were all of equal
+                # coins (moved pair by pair, its computation was the zigzag's longest
+                # chain of dependent instructions: alternating rows took 1.5 ns a coin,
+                # 1.1 with the limit moved once).
+                if unequal:
+                    limit = cp + 1 + block if end - cp - 1 > block else end
         if segments_t is Wanted:
             segments[sp - values] = seg
         sp[0] = v
