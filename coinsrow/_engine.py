@@ -22,6 +22,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from ._bounds import pickled_bounds, pickled_ints
 from ._coins import FLOAT64, Number, column, storage
 from ._dispatch import Answer, Structure, run
 from ._forest import ForestState, LiveForest
@@ -364,23 +365,30 @@ def _unpickle_engine(start: Game, taken_left: Sequence[int], taken_right: Sequen
                      taken_nodes: Sequence[int] = ()) -> Engine:
     """The engine of a pickle (``Engine.__reduce__``): ``start`` with the coins taken (the
     forest's nodes in an order where each is a root when it is taken)."""
+    if not isinstance(start, Game):
+        raise TypeError(f"the pickled Engine is corrupt: its game is of type "
+                        f"{type(start).__name__}, not Game")
     position = where(start)
     k = len(position.starts)
-    if len(taken_left) != k or len(taken_right) != k:
-        raise ValueError("the pickled engine does not match its game")
-    starts = [a + t for a, t in zip(position.starts, taken_left)]
-    stops = [b - t for b, t in zip(position.stops, taken_right)]
-    if any(not a0 <= a <= b <= b0 for a0, a, b, b0 in
-           zip(position.starts, starts, stops, position.stops)):
-        raise ValueError("the pickled engine does not match its game")
+    taken_left = pickled_ints(taken_left, k, "coins taken from the left", "Engine")
+    taken_right = pickled_ints(taken_right, k, "coins taken from the right", "Engine")
+    starts, stops = pickled_bounds(
+        "Engine", position.coins.names, position.starts, position.stops,
+        [a + t for a, t in zip(position.starts, taken_left)],
+        [b - t for b, t in zip(position.stops, taken_right)])
     forest = position.forest
+    if isinstance(taken_nodes, (str, bytes)) or not isinstance(taken_nodes, Sequence):
+        raise TypeError(f"the pickled Engine is corrupt: its taken nodes are of type "
+                        f"{type(taken_nodes).__name__}, not a sequence of ints")
     if taken_nodes:
         if forest is None:
-            raise ValueError("the pickled engine does not match its game")
+            raise ValueError("the pickled Engine does not match its coins: nodes taken, but "
+                             "no forest")
         live = LiveForest(forest)
         for node in taken_nodes:
-            if not (isinstance(node, int) and 0 <= node < live.size and live.is_root(node)):
-                raise ValueError("the pickled engine does not match its game")
+            if not (type(node) is int and 0 <= node < live.size and live.is_root(node)):
+                raise ValueError(f"the pickled Engine does not match its coins: taken node "
+                                 f"{node!r} is not a root of its forest then")
             live.take(node)
         forest = live.state()
     engine = Engine.__new__(Engine)

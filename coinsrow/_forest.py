@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from . import _core
+from ._arrow import arrow_row, is_arrow
 from ._coins import Coins, Column, column, describe
 
 __all__ = ["ForestState", "LiveForest", "parse_forest"]
@@ -26,6 +27,8 @@ __all__ = ["ForestState", "LiveForest", "parse_forest"]
 
 def _parents_array(parents: Any, n: int) -> array:
     """``parents`` as an ``array('q')`` (a copy: the caller's object is never kept)."""
+    if is_arrow(parents):
+        parents = arrow_row(parents, "forest parents", "parent")
     if isinstance(parents, (str, bytes, bytearray)):
         raise TypeError(f"forest parents is a {type(parents).__name__}; expected a sequence of "
                         "node indices")
@@ -182,10 +185,26 @@ class ForestState:
                                self.left, line, self._first, turn + 1)
         return self
 
-    def without_nodes(self, removed: bytes) -> ForestState:
+    def without_nodes(self, removed: Any) -> ForestState:
         """This forest with the nodes marked in ``removed`` gone (a position's forest, as
-        ``removed()`` gave it): O(n)."""
+        ``removed()`` gave it, read from a pickle): checked, as a position can have it (one
+        byte 0 or 1 a node; a node gone with its parent still there cannot be), else
+        ``TypeError``/``ValueError``. O(n)."""
+        if not isinstance(removed, (bytes, bytearray)):
+            raise TypeError(f"the pickled forest is corrupt: its removed nodes are of type "
+                            f"{type(removed).__name__}, not bytes")
         mask = bytes(removed)
+        if len(mask) != self.size:
+            raise ValueError(f"the pickled forest does not match its coins: {len(mask)} "
+                             f"removed flags for {self.size} nodes")
+        if mask.strip(b"\x00\x01"):
+            raise ValueError("the pickled forest is corrupt: a removed flag is not 0 or 1")
+        parents = self.parents
+        for node in range(self.size):
+            parent = parents[node]
+            if mask[node] and parent >= 0 and not mask[parent]:
+                raise ValueError(f"the pickled forest is corrupt: node {node} is gone but its "
+                                 f"parent {parent} is still there")
         return ForestState(self.base, self.parents, self.component, mask,
                            self.size - sum(mask))
 

@@ -10,7 +10,8 @@ what:
                     codes, checked int64 arithmetic (declared in ``_types.pxd``)
 ``_scratch``        scratch memory kept between calls: ``scratch_kept``, ``scratch_release``
 ``_fsum``           correctly rounded sums of doubles (float profits; cimported only)
-``_rows``           rows and stacks: ``game_*``, ``row_*``, ``check_finite``
+``_rows``           games of many rows and stacks: ``game_*``, ``check_finite``
+``_one_row``        one row: ``row_*`` (``_row_stack`` reduces it, ``_row_greedy`` plays it)
 ``_window``         the window structure and the pizza: ``RowWindows``, ``window_pizza``,
                     ``pizza_profits``, ``WINDOW_INT64_LIMIT``
 ``_subrows``        values of sub-rows: ``SubRows``
@@ -38,16 +39,9 @@ from ._forest_exact import (
     forest_profits_exact,
     forest_value_exact,
 )
+from ._one_row import row_play, row_profits, row_value
 from ._pack import Packing, PackSpan, pack_components
-from ._rows import (
-    check_finite,
-    game_play,
-    game_profits,
-    game_value,
-    row_play,
-    row_profits,
-    row_value,
-)
+from ._rows import check_finite, game_play, game_profits, game_value
 from ._rows_exact import (
     check_finite_exact,
     game_play_exact,
