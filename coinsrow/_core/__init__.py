@@ -10,7 +10,8 @@ what:
                     codes, checked int64 arithmetic (declared in ``_types.pxd``)
 ``_scratch``        scratch memory kept between calls: ``scratch_kept``, ``scratch_release``
 ``_fsum``           correctly rounded sums of doubles (float profits; cimported only)
-``_rows``           rows and stacks: ``game_*``, ``row_*``, ``check_finite``
+``_rows``           games of many rows and stacks: ``game_*``, ``check_finite``
+``_one_row``        one row: ``row_*`` (``_row_stack`` reduces it, ``_row_greedy`` plays it)
 ``_window``         the window structure and the pizza: ``RowWindows``, ``window_pizza``,
                     ``pizza_profits``, ``WINDOW_INT64_LIMIT``
 ``_subrows``        values of sub-rows: ``SubRows``
@@ -39,7 +40,7 @@ from ._types import End, ForestProblem, OffsetsProblem, Status
 
 # Every other name is loaded from its module when first used (PEP 562): ``import coinsrow``
 # then costs the shared runtime and ``_types`` alone, and a call loads the modules it runs
-# (the 14 modules took 4 ms of an 11.9 ms ``import coinsrow``; benchmarks/small_calls.py).
+# (the 14 modules then took 4 ms of an 11.9 ms ``import coinsrow``; benchmarks/small_calls.py).
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "_batch": ("batch_check_offsets", "batch_pack_int_lists", "batch_solve"),
     "_batch_exact": ("batch_solve_exact",),
@@ -51,8 +52,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
                       "forest_value_exact"),
     "_fsum": (),
     "_pack": ("Packing", "PackSpan", "pack_components"),
-    "_rows": ("check_finite", "game_play", "game_profits", "game_value", "row_play",
-              "row_profits", "row_value"),
+    "_one_row": ("row_play", "row_profits", "row_value"),
+    "_row_greedy": (),
+    "_row_stack": (),
+    "_rows": ("check_finite", "game_play", "game_profits", "game_value"),
     "_rows_exact": ("check_finite_exact", "game_play_exact", "game_profits_exact",
                     "game_value_exact", "row_play_exact", "row_profits_exact",
                     "row_value_exact"),

@@ -20,7 +20,7 @@ from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
                           PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport (_first_not_finite, _is_finite, _one_row_float_profits,
+from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits,
     _one_row_greedy, _reduce)
 
 from libc.stdint cimport int32_t

@@ -44,7 +44,7 @@ from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _is_finite, _key,
+from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _key,
     _padded, _play_float_profits, _reduce_all_into, _reduce_into, _unkey)
 from coinsrow._core._window cimport (RowWindows, _F_LIMIT, _H_LIMIT, _Win, _w_drop_block,
     _w_first_node, _w_pop_left_any, _w_pop_right_any, _w_priority, _w_pull, _w_split,

@@ -15,12 +15,6 @@ cdef struct Component:
     int64_t tail      # first coin of a stack's Fruitless tail (== stop when there is none)
     bint is_stack
 
-cdef inline bint _is_finite(coin_t x) noexcept nogil:
-    if coin_t is double:
-        return isfinite(x)
-    else:
-        return True
-
 cdef inline coin_t *_padded(coin_t *raw) noexcept nogil:
     """Scratch for ``_reduce_all_into(..., packed=True)``: ``raw`` has room for n + 2
     entries; the first two are zeroed and the array starts after them. NULL stays NULL.

@@ -14,6 +14,7 @@
 #   two agree bit for bit; on exact numbers it never overflows.
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.math cimport isfinite
 
 ctypedef fused coin_t:
     int64_t
@@ -87,6 +88,39 @@ cdef inline bint sub_checked(coin_t a, coin_t b, coin_t *r) noexcept nogil:
     else:
         r[0] = a - b
         return False
+
+
+cdef inline bint _is_finite(coin_t x) noexcept nogil:
+    if coin_t is double:
+        return isfinite(x)
+    else:
+        return True
+
+
+# Variants of one loop (the Fusion loops of _rows and _row_stack), chosen at compile time
+# (one specialisation each): a NULL pointer of type Wanted or NotWanted says whether the
+# loop keeps the coins' total, the segments, the runs, whether the scratch is padded.
+cdef struct Wanted:
+    char unused
+
+cdef struct NotWanted:
+    char unused
+
+ctypedef fused total_t:
+    Wanted
+    NotWanted
+
+ctypedef fused segments_t:
+    Wanted
+    NotWanted
+
+ctypedef fused runs_t:
+    Wanted
+    NotWanted
+
+ctypedef fused padded_t:
+    Wanted
+    NotWanted
 
 
 cpdef enum ForestProblem:

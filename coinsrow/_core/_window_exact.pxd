@@ -4,6 +4,8 @@ from libc.stdint cimport int64_t
 from coinsrow._core._types cimport *
 
 
+cdef object _w_order(list h)
+
 cdef class RowWindowsExact:
     cdef list h, val, alt, tl, tr, sz, pri, nxt, prv, left, right, base, flat
     cdef list ys_of, pm_of, sp_of, m_of, tail_of

@@ -88,6 +88,9 @@ cdef object _w_order(list h):
 
 
 
+# Not picklable (as RowWindows is not): an Engine pickles as its game and its moves, and a
+# structure's state from a pickle would be trusted unchecked.
+@cython.auto_pickle(False)
 cdef class RowWindowsExact:
     """``RowWindows`` on a list of Python numbers: the same methods and the same bounds
     (O(n log n) to build, O(log n) amortised a pop), a constant factor slower. Building

@@ -1,0 +1,869 @@
+# coinsrow._core._row_stack: one row reduced into a stack, coin after coin (Fusion), in
+# parts on several threads stitched together afterwards (docs/rows.md). The stack's layout
+# and its readers are declared in _row_stack.pxd.
+
+cimport cython
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
+                         uint32_t, uint64_t)
+from libc.string cimport memcpy, memmove, memset
+from libc.math cimport fabs, isfinite, ldexp, INFINITY
+from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
+# Scratch memory comes from Python's raw allocator (every allocation, growth and release
+# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
+# benchmarks measure the kernels' scratch too.
+from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
+                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
+from coinsrow._core._types cimport *
+
+
+
+cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_t alt,
+                  bint alt_known) noexcept nogil:
+    """Append a run of ``length`` coins from ``coin`` on, after values[:at] (continuing
+    the top run when nothing is written after it and the coins continue it): OK or
+    NO_MEMORY. ``alt``: the run's alternating sum (see Run), if ``alt_known``."""
+    cdef Run *r
+    cdef Run *grown
+    cdef int64_t capacity
+    if length <= 0:
+        return OK
+    if st.n_runs > 0:
+        r = &st.runs[st.n_runs - 1]
+        if r.at == at and r.coin + r.length == coin:
+            if r.alt_known and alt_known and r.alt_length == r.length:
+                # The new coins' signs start at the parity of the run's length.
+                if r.length & 1:
+                    r.alt_known = not sub_checked(r.alt, alt, &r.alt)
+                else:
+                    r.alt_known = not add_checked(r.alt, alt, &r.alt)
+            else:
+                r.alt_known = False
+            r.length += length
+            r.alt_length = r.length
+            return OK
+    if st.n_runs == st.capacity:
+        capacity = 2 * st.capacity if st.capacity > 0 else 8
+        grown = <Run *> realloc(st.runs, capacity * sizeof(Run))
+        if grown == NULL:
+            st.no_memory = True
+            return NO_MEMORY
+        st.runs = grown
+        st.capacity = capacity
+    r = &st.runs[st.n_runs]
+    r.at = at
+    r.length = length
+    r.coin = coin
+    r.written = 0
+    r.pos = 0
+    r.alt = alt
+    r.alt_length = length
+    r.alt_known = alt_known
+    st.n_runs += 1
+    return OK
+
+
+cdef inline int64_t _guard(RowStack *st) noexcept nogil:
+    """The written entries the Fusion loop's fast path needs: four above the top run (none
+    without runs: values[-2] and values[-1] stand for missing entries)."""
+    if st.n_runs > 0:
+        return st.runs[st.n_runs - 1].at + 4
+    return -2
+
+
+cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
+                     RowStack *st) noexcept nogil:
+    """Write the top runs' last entries (with their segments) under the written entries
+    above them, until four written entries are above the top run or no run is left;
+    returns how many entries it wrote (``st.written`` grows by as much).
+
+    The entries written from a run's end double each time a Fusion reaches into it again,
+    so that Fusions eating into a long run soon take the fast path again, and a run is never
+    written for much more than the Fusions eat of it.
+    """
+    cdef Run *r
+    cdef int64_t above, block, e, moved = 0
+    while st.n_runs > 0 and st.written - st.runs[st.n_runs - 1].at < 4:
+        r = &st.runs[st.n_runs - 1]
+        above = st.written - r.at
+        block = r.written if r.written > _REFILL_FIRST else _REFILL_FIRST
+        if block > r.length:
+            block = r.length
+        # The entries above the run move up, the run's last entries go under them.
+        memmove(values + r.at + block, values + r.at, above * sizeof(coin_t))
+        memcpy(values + r.at, coins + r.coin + r.length - block, block * sizeof(coin_t))
+        if segments != NULL:
+            memmove(segments + r.at + block, segments + r.at, above * sizeof(int64_t))
+            for e in range(block):
+                segments[r.at + e] = r.coin + r.length - block + e
+        st.written += block
+        moved += block
+        r.length -= block
+        r.written += block
+        if r.length == 0:
+            st.n_runs -= 1
+    return moved
+
+
+cdef coin_t _top_entry(const coin_t *coins, const coin_t *values, RowStack *st,
+                       int64_t depth) noexcept nogil:
+    """The entry ``depth`` below the top one (0: the top one); the stack has more."""
+    cdef int64_t w = st.written, above
+    cdef int64_t k = st.n_runs - 1
+    while k >= 0:
+        above = w - st.runs[k].at
+        if depth < above:
+            return values[w - 1 - depth]
+        depth -= above
+        if depth < st.runs[k].length:
+            return coins[st.runs[k].coin + st.runs[k].length - 1 - depth]
+        depth -= st.runs[k].length
+        w = st.runs[k].at
+        k -= 1
+    return values[w - 1 - depth]
+
+
+cdef inline int64_t _top_segment(const int64_t *segments, RowStack *st) noexcept nogil:
+    """The first coin of the top entry's run of coins."""
+    cdef Run *r
+    if st.n_runs > 0:
+        r = &st.runs[st.n_runs - 1]
+        if r.at == st.written:
+            return r.coin + r.length - 1
+    return segments[st.written - 1]
+
+
+cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev,
+                           bint down, RowSums *sums) noexcept nogil:
+    """The first q in [p, stop) where coin c[q] fuses, or ``stop``: the two top entries
+    of the stack are c[q - 2] and c[q - 1] (at p: ``prev`` on top, ``down`` if the entry
+    under it is larger) and a Fusion happens at the first descent that follows a rise or a
+    flat step. int64: adds each coin c[i], p <= i < q, to ``sums.even`` or ``sums.odd`` by
+    the parity of i.
+
+    Two coins a step: a rising (or flat) pair, or a falling pair after a descent, goes on
+    after two compares (branches that a long monotone stretch makes predictable) and two
+    additions (whose overflow tests are branches never taken): about as fast as reading
+    the coins. Anything else is looked at coin by coin.
+    """
+    cdef int64_t here = 0, there = 0   # coins at p's parity, at the other one (pair loop)
+    cdef int64_t parity = p & 1
+    cdef coin_t x0, x1
+    cdef bint ovf = False
+    while True:
+        while p + 1 < stop:
+            x0 = c[p]
+            x1 = c[p + 1]
+            if prev <= x0:
+                if x0 > x1:
+                    break  # a Fusion at p + 1
+                down = False
+            elif down and x0 > x1:
+                pass       # still falling
+            else:
+                break      # a Fusion at p (a descent after a rise), or a turn up at p + 1
+            if coin_t is int64_t:
+                if coinsrow_unlikely(add_checked(here, x0, &here)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(there, x1, &there)):
+                    ovf = True
+            prev = x1
+            p += 2
+        # One coin (a turn, or the last coin): then the pairs again.
+        if p >= stop:
+            break
+        x0 = c[p]
+        if (prev > x0) > down:
+            break  # a Fusion at p
+        down = prev > x0
+        prev = x0
+        if coin_t is int64_t:
+            if coinsrow_unlikely(add_checked(here, x0, &here)):
+                ovf = True
+        p += 1
+        # The pair loop's parities flip: ``here`` is now the other parity's sum.
+        here, there = there, here
+        parity ^= 1
+    if coin_t is int64_t:
+        if parity:
+            ovf |= add_checked(sums.even, there, &sums.even)
+            ovf |= add_checked(sums.odd, here, &sums.odd)
+        else:
+            ovf |= add_checked(sums.even, here, &sums.even)
+            ovf |= add_checked(sums.odd, there, &sums.odd)
+        sums.overflow |= ovf
+    return p
+
+
+cdef inline const coin_t *_zigzag(const coin_t *coins, const coin_t *z, const coin_t *limit,
+                                  coin_t below, coin_t *top, bint *ovf, int64_t *total,
+                                  RowSums *sums, int64_t shift,
+                                  total_t *total_mode) noexcept nogil:
+    """A zigzag after a Fusion: the Fusion left ``top[0]`` to be pushed, on an entry
+    ``below``. If below > top (or top has fewer than two entries under it), then while the
+    next two coins a, b satisfy top <= a > b, a goes on without fusing and b fuses it
+    with top into top - a + b. That is smaller than top, so it fuses with nothing under it
+    either: each pair costs two compares and two additions, without touching the stack
+    (rows that alternate high and low coins are all such pairs). Takes pairs of coins
+    from z on, below ``limit``; returns the first coin not taken. ``ovf``, ``total`` and
+    ``sums`` as in _push_coins; of the pair z[0], z[1], the coin at an even index among
+    z[shift] and z[shift + 1] is added to ``total`` (shift 1: the caller added the one
+    before z, and the pair loop will not add z[0] when it is pushed; z[2] is then below
+    ``limit``)."""
+    cdef coin_t v = top[0], a, b, t
+    cdef int64_t even
+    if not (below > v):
+        return z
+    even = ((z + shift - coins) & 1) + shift   # the coin added: z[even]
+    while z + 1 < limit:
+        a = z[0]
+        b = z[1]
+        if not ((v <= a) & (a > b)):
+            break
+        if coinsrow_unlikely(sub_checked(v, a, &t)):
+            ovf[0] = True
+        if coinsrow_unlikely(add_checked(t, b, &v)):
+            ovf[0] = True
+        if coin_t is int64_t:
+            if total_t is Wanted:
+                if coinsrow_unlikely(add_checked(total[0], z[even], total)):
+                    sums.overflow = True
+        z += 2
+    top[0] = v
+    return z
+
+
+cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                         int64_t *segments, RowStack *st, RowSums *sums, int64_t block,
+                         total_t *total_mode, segments_t *segments_mode,
+                         runs_t *runs_mode) noexcept nogil:
+    """Push coins from coins[p] on onto ``st``, each with Fusion: while x <= M > v for the
+    two top entries x, M and the coin v, they become one, x - M + v. Each is written; stops
+    at ``stop``, or after a block of ``block`` coins without a Fusion (the next coins are
+    then scanned as a run): returns the next coin.
+
+    The two top entries are kept in registers; memory is read again only after a Fusion,
+    without a branch unless a run is near (values[-2] and values[-1] are readable). The
+    depth is tested only once the Fusion test passes: below the stack are the largest
+    numbers (``_pad_below``), so that an entry alone on the stack almost never passes it.
+    The variant (``total_t`` etc., see Wanted) says whether the coins at even indices are
+    added to ``sums.rest`` (int64), whether ``segments`` are written, whether ``st`` may
+    have runs.
+    """
+    cdef coin_t *sp = values + st.written         # one past the top written entry
+    cdef coin_t *guard = values + _guard(st)      # the fast path needs sp >= guard
+    cdef coin_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
+    cdef const coin_t *cp = coins + p
+    cdef const coin_t *end = coins + stop
+    cdef const coin_t *block_end
+    cdef int64_t seg = 0, moved, even
+    cdef coin_t v, t, first = 0, second = 0
+    cdef int64_t total = 0
+    cdef bint ovf = False, fused = True
+    if st.top >= 1:
+        first = _top_entry(coins, values, st, 0)
+    if st.top >= 2:
+        second = _top_entry(coins, values, st, 1)
+    # After a block without a Fusion, the caller scans a run.
+    while fused and cp < end:
+        fused = False
+        block_end = cp + block if end - cp > block else end
+        even = (cp - coins) & 1
+        # Two coins a step (the loop's own work halves; the roles of ``first`` and
+        # ``second`` need no moves between the two).
+        while cp + 1 < block_end:
+            v = cp[0]
+            if segments_t is Wanted:
+                seg = cp - coins
+            if coin_t is int64_t:
+                if total_t is Wanted:
+                    # The coin of the two at an even index (see RowSums.rest). Its overflow
+                    # is stored at once, not kept in a register: a branch never taken,
+                    # where a flag in a register slowed the loop on alternating high and
+                    # low coins from about 10.4 ms to 11.5 ms (10^7 coins).
+                    if coinsrow_unlikely(add_checked(total, cp[even], &total)):
+                        sums.overflow = True
+            # The Fusion test is one branch (bitwise &), taken rarely.
+            if coinsrow_unlikely((second <= first) & (first > v)):
+                while True:
+                    if coinsrow_unlikely(sp < deep):
+                        break  # fewer than two entries under the coin (see _pad_below)
+                    fused = True
+                    # int64: an overflow is rare, its test a branch never taken.
+                    if coinsrow_unlikely(sub_checked(second, first, &t)):
+                        ovf = True
+                    if coinsrow_unlikely(add_checked(t, v, &v)):
+                        ovf = True
+                    if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                        # The top entries are in a run: write its last ones first.
+                        st.written = sp - values
+                        moved = _refill(coins, values, segments, st)
+                        sp += moved
+                        deep += moved
+                        guard = values + _guard(st)
+                    sp -= 2
+                    if segments_t is Wanted:
+                        seg = segments[sp - values]
+                    first = (sp - 1)[0]
+                    second = (sp - 2)[0]
+                    if not ((second <= first) & (first > v)):
+                        break
+                cp = _zigzag(coins, cp + 1, block_end - 1, first, &v, &ovf, &total, sums,
+                             1, total_mode) - 1
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            v = cp[1]
+            if segments_t is Wanted:
+                seg = cp + 1 - coins
+            if coinsrow_unlikely((second <= first) & (first > v)):
+                while True:
+                    if coinsrow_unlikely(sp < deep):
+                        break  # fewer than two entries under the coin (see _pad_below)
+                    fused = True
+                    # int64: an overflow is rare, its test a branch never taken.
+                    if coinsrow_unlikely(sub_checked(second, first, &t)):
+                        ovf = True
+                    if coinsrow_unlikely(add_checked(t, v, &v)):
+                        ovf = True
+                    if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                        # The top entries are in a run: write its last ones first.
+                        st.written = sp - values
+                        moved = _refill(coins, values, segments, st)
+                        sp += moved
+                        deep += moved
+                        guard = values + _guard(st)
+                    sp -= 2
+                    if segments_t is Wanted:
+                        seg = segments[sp - values]
+                    first = (sp - 1)[0]
+                    second = (sp - 2)[0]
+                    if not ((second <= first) & (first > v)):
+                        break
+                cp = _zigzag(coins, cp + 2, block_end, first, &v, &ovf, &total, sums,
+                             0, total_mode) - 2
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            cp += 2
+        if cp < block_end:
+            v = cp[0]
+            if segments_t is Wanted:
+                seg = cp - coins
+            if coin_t is int64_t:
+                if total_t is Wanted:
+                    if even == 0 and coinsrow_unlikely(add_checked(total, v, &total)):
+                        sums.overflow = True
+            # The Fusion test is one branch (bitwise &), taken rarely.
+            if coinsrow_unlikely((second <= first) & (first > v)):
+                while True:
+                    if coinsrow_unlikely(sp < deep):
+                        break  # fewer than two entries under the coin (see _pad_below)
+                    fused = True
+                    # int64: an overflow is rare, its test a branch never taken.
+                    if coinsrow_unlikely(sub_checked(second, first, &t)):
+                        ovf = True
+                    if coinsrow_unlikely(add_checked(t, v, &v)):
+                        ovf = True
+                    if runs_t is Wanted and coinsrow_unlikely(sp < guard):
+                        # The top entries are in a run: write its last ones first.
+                        st.written = sp - values
+                        moved = _refill(coins, values, segments, st)
+                        sp += moved
+                        deep += moved
+                        guard = values + _guard(st)
+                    sp -= 2
+                    if segments_t is Wanted:
+                        seg = segments[sp - values]
+                    first = (sp - 1)[0]
+                    second = (sp - 2)[0]
+                    if not ((second <= first) & (first > v)):
+                        break
+                cp = _zigzag(coins, cp + 1, block_end, first, &v, &ovf, &total, sums,
+                             0, total_mode) - 1
+            if segments_t is Wanted:
+                segments[sp - values] = seg
+            sp[0] = v
+            sp += 1
+            second = first
+            first = v
+            cp += 1
+    st.top = (sp - values) + (values + 2 - deep)
+    st.written = sp - values
+    st.overflow |= ovf
+    if coin_t is int64_t:
+        if total_t is Wanted:
+            sums.overflow |= add_checked(sums.rest, total, &sums.rest)
+    return cp - coins
+
+
+cdef inline bint _fuses(int64_t second, int64_t first, int64_t v,
+                        segments_t *segments_mode) noexcept nogil:
+    """The Fusion test of _push_ints: x <= M >= v (value and profits: a tie fuses too, any
+    Fusion keeps the value), written max(x, v) <= M, one compare as in the plain C loop;
+    or x <= M > v (play: the reduced row every other kernel has, so the same moves)."""
+    if segments_t is Wanted:
+        return (second <= first) & (first > v)
+    return (second if second > v else v) <= first
+
+
+cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *values,
+                       int64_t *segments, RowStack *st, int64_t block,
+                       segments_t *segments_mode, runs_t *runs_mode) noexcept nogil:
+    """_push_coins for int64 rows, in the shape of the plain C loop: one coin a step, kept
+    in a register; while the two top entries x, M and the coin v pass the Fusion test
+    (_fuses), they become one, x - M + v; then the coin is written once. One compare and
+    one branch a coin, whose outcomes follow the row (a predictor learns a repeating row as
+    it does the plain loop's); overflow tests are branches never taken.
+
+    Stops after ``block`` coins in a row without a Fusion of unequal entries (a tie fusing
+    does not count: plateaus are scanned as runs again): the limit moves on at each Fusion,
+    not block by block, so that the loop's branches repeat as the row does (blocks of a
+    fixed length cut a row whose coins repeat with another period at a different place in
+    each period: Project Euler 477's coins, period 7,248, took 3.2 ns a coin in blocks of
+    64, 2.3 with the moving limit, against 2.0 for the plain C loop, 10^6 coins).
+
+    After a Fusion that leaves v under its entry M (so x > M: nothing under can fuse), a
+    zigzag: while the next two coins a, b pass the test with v, a goes on and b fuses it,
+    v - a + b, not more than v, so that nothing under fuses either: two coins a step
+    without touching the stack (rows that alternate high and low coins: 0.7x the C loop).
+
+    ``segments_t`` Wanted: each entry's first coin goes to ``segments``. ``runs_t`` Wanted:
+    ``st`` may have runs."""
+    cdef int64_t *sp = values + st.written         # one past the top written entry
+    cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
+    cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
+    cdef int64_t *low = deep                       # the higher of the two
+    cdef const int64_t *cp = coins + p
+    cdef const int64_t *end = coins + stop
+    cdef const int64_t *limit
+    cdef const int64_t *moved_limit
+    cdef int64_t moved, v, t, a, b, seg = 0, first = 0, second = 0
+    cdef bint ovf = False, unequal
+    if runs_t is Wanted and guard > deep:
+        low = guard
+    if st.top >= 1:
+        first = _top_entry(coins, values, st, 0)
+    if st.top >= 2:
+        second = _top_entry(coins, values, st, 1)
+    if block > stop - p:
+        block = stop - p
+    limit = cp + block
+    while cp < limit:
+        v = cp[0]
+        if segments_t is Wanted:
+            seg = cp - coins
+        if _fuses(second, first, v, segments_mode):
+            # Where the limit goes if a Fusion is not of a tie.
+            moved_limit = cp + 1 + block if end - cp - 1 > block else end
+            while True:
+                # One test for both rare cases: fewer than two entries under the coin (see
+                # _pad_below), or the top entries are in a run.
+                if coinsrow_unlikely(sp < low):
+                    if runs_t is NotWanted or sp < deep:
+                        break
+                    # The top entries are in a run: write its last ones first.
+                    st.written = sp - values
+                    moved = _refill(coins, values, segments, st)
+                    sp += moved
+                    deep += moved
+                    guard = values + _guard(st)
+                    low = guard if guard > deep else deep
+                limit = moved_limit if first != v else limit
+                if coinsrow_unlikely(sub_checked(second, first, &t)):
+                    ovf = True
+                if coinsrow_unlikely(add_checked(t, v, &v)):
+                    ovf = True
+                sp -= 2
+                if segments_t is Wanted:
+                    seg = segments[sp - values]
+                first = (sp - 1)[0]
+                second = (sp - 2)[0]
+                if not _fuses(second, first, v, segments_mode):
+                    break
+            if first > v:
+                unequal = False
+                while cp + 2 < end:
+                    a = cp[1]
+                    b = cp[2]
+                    if not _fuses(v, a, b, segments_mode):
+                        break
+                    unequal |= a != b
+                    if coinsrow_unlikely(sub_checked(v, a, &t)):
+                        ovf = True
+                    if coinsrow_unlikely(add_checked(t, b, &v)):
+                        ovf = True
+                    cp += 2
+                # The limit moves on after a zigzag, unless its pairs were all of equal
+                # coins (moved pair by pair, its computation was the zigzag's longest
+                # chain of dependent instructions: alternating rows took 1.4 to 1.7 ns a
+                # coin, 1.1 to 1.2 with the limit moved once, 10^7 coins).
+                if unequal:
+                    limit = cp + 1 + block if end - cp - 1 > block else end
+        if segments_t is Wanted:
+            segments[sp - values] = seg
+        sp[0] = v
+        sp += 1
+        second = first
+        first = v
+        cp += 1
+    st.top = (sp - values) + (values + 2 - deep)
+    st.written = sp - values
+    st.overflow |= ovf
+    return cp - coins
+
+
+cdef bint _add_sum(const int64_t *c, int64_t n, int64_t *total) noexcept nogil:
+    """Add c[0] + ... + c[n - 1] to ``total``: True if it overflows (or a partial sum
+    does). Four sums of every fourth coin, each addition tested by a branch never taken
+    (it returns at once): four independent chains of one instruction a coin."""
+    cdef int64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, i = 0
+    while i + 4 <= n:
+        if (add_checked(s0, c[i], &s0) or add_checked(s1, c[i + 1], &s1)
+                or add_checked(s2, c[i + 2], &s2) or add_checked(s3, c[i + 3], &s3)):
+            return True
+        i += 4
+    while i < n:
+        if add_checked(s0, c[i], &s0):
+            return True
+        i += 1
+    return (add_checked(s0, s1, &s0) | add_checked(s2, s3, &s2) | add_checked(s0, s2, &s0)
+            | add_checked(total[0], s0, total))
+
+
+cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                         RowStack *st, RowSums *sums, int64_t block) noexcept nogil:
+    """Push coins with Fusion (value and profits): int64 rows by _push_ints, float rows by
+    _push_coins. ``sums``: NULL, or (profits, int64) receives the coins' sum in ``rest``,
+    taken after each _SUM_CHUNK coins by _add_sum while they are in the cache (added in
+    the Fusion loop, the sum's register was spilled to memory: profits took up to 1.7x
+    the time of value on rows that alternate high and low coins, 0.9x now)."""
+    cdef int64_t q, chunk_end
+    if coin_t is int64_t:
+        while True:
+            chunk_end = stop if sums == NULL or stop - p <= _SUM_CHUNK else p + _SUM_CHUNK
+            if st.n_runs > 0:
+                q = _push_ints(coins, p, chunk_end, values, NULL, st, block,
+                               <NotWanted *> NULL, <Wanted *> NULL)
+            else:
+                q = _push_ints(coins, p, chunk_end, values, NULL, st, block,
+                               <NotWanted *> NULL, <NotWanted *> NULL)
+            if sums == NULL:
+                return q
+            sums.overflow |= _add_sum(coins + p, q - p, &sums.rest)
+            if q < chunk_end or q == stop:
+                return q
+            p = q
+    if st.n_runs > 0:
+        return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
+                           <NotWanted *> NULL, <Wanted *> NULL)
+    return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
+                       <NotWanted *> NULL, <NotWanted *> NULL)
+
+
+cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                        int64_t *segments, RowStack *st, int64_t block) noexcept nogil:
+    """Push coins with Fusion, each entry's first coin in ``segments`` (play): int64 rows
+    by _push_ints, float rows by _push_coins."""
+    if coin_t is int64_t:
+        if st.n_runs > 0:
+            return _push_ints(coins, p, stop, values, segments, st, block, <Wanted *> NULL,
+                              <Wanted *> NULL)
+        return _push_ints(coins, p, stop, values, segments, st, block, <Wanted *> NULL,
+                          <NotWanted *> NULL)
+    if st.n_runs > 0:
+        return _push_coins(coins, p, stop, values, segments, st, NULL, block,
+                           <NotWanted *> NULL, <Wanted *> NULL, <Wanted *> NULL)
+    return _push_coins(coins, p, stop, values, segments, st, NULL, block, <NotWanted *> NULL,
+                       <Wanted *> NULL, <NotWanted *> NULL)
+
+
+cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values,
+                       int64_t *segments, RowStack *st, int64_t alt,
+                       bint alt_known) noexcept nogil:
+    """Push coins[p:q], which do not fuse: a run if there are many, else written (a short
+    run would only slow the Fusion loop down). ``alt``: their alternating sum, if
+    ``alt_known`` (see Run). OK or NO_MEMORY."""
+    cdef int64_t e
+    if q - p >= _SHORT_RUN:
+        if _add_run(st, st.written, q - p, p, alt, alt_known) != OK:
+            return NO_MEMORY
+    else:
+        memcpy(values + st.written, coins + p, (q - p) * sizeof(coin_t))
+        if segments != NULL:
+            for e in range(q - p):
+                segments[st.written + e] = p + e
+        st.written += q - p
+    st.top += q - p
+    return OK
+
+
+cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
+                       int64_t *segments, RowStack *st, RowSums *sums) noexcept nogil:
+    """Push the coins from coins[p] on that do not fuse as a run (unwritten), up to
+    ``stop``: returns the first coin that fuses (or ``stop``). ``st`` has two entries at
+    least. int64: ``sums`` receives the coins' sum in ``rest`` (may be
+    NULL)."""
+    cdef RowSums scanned
+    cdef coin_t prev = _top_entry(coins, values, st, 0)
+    cdef bint down = _top_entry(coins, values, st, 1) > prev
+    cdef int64_t q, alt = 0
+    cdef bint alt_known = False
+    scanned.even = 0
+    scanned.odd = 0
+    scanned.overflow = False
+    q = _unfused_scan(coins, p, stop, prev, down, &scanned)
+    if coin_t is int64_t:
+        # The sums are by the parity of the coins' indices; the run's signs start at p's.
+        if p & 1:
+            alt_known = not (scanned.overflow
+                             | sub_checked(scanned.odd, scanned.even, &alt))
+        else:
+            alt_known = not (scanned.overflow
+                             | sub_checked(scanned.even, scanned.odd, &alt))
+    _push_unfused(coins, p, q, values, segments, st, alt, alt_known)
+    if coin_t is int64_t:
+        if sums != NULL:
+            sums.overflow |= (scanned.overflow | add_checked(sums.rest, scanned.even,
+                                                             &sums.rest)
+                              | add_checked(sums.rest, scanned.odd, &sums.rest))
+    return q
+
+
+cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *values,
+                      int64_t *segments, RowStack *st, RowSums *sums, bint want_total,
+                      int *stop_flag) noexcept nogil:
+    """Reduce the coins coins[lo:hi] on their own into ``st`` (written entries in
+    ``values``; values[-2] and values[-1] readable). ``st.runs`` may be allocated already.
+
+    Every _ROW_STEP coins it looks at ``stop_flag`` (another thread asks it to stop) or,
+    when ``stop_flag`` is NULL, runs the signal handlers (taking the GIL for a moment):
+    _STOPPED if it must stop, NO_MEMORY, or OK.
+    """
+    cdef int64_t p, q, step_end, block, alt = 0
+    cdef bint alt_known = False
+    st.start = lo
+    st.top = 0
+    st.written = 0
+    st.n_runs = 0
+    st.overflow = False
+    st.no_memory = False
+    sums.even = 0
+    sums.odd = 0
+    sums.rest = 0
+    sums.overflow = False
+    if hi - lo < 3:
+        # Fewer than three coins: nothing fuses.
+        if coin_t is int64_t:
+            if hi - lo >= 1:
+                sums.even = coins[lo]
+            if hi - lo >= 2:
+                sums.odd = coins[lo + 1]
+            alt_known = not sub_checked(sums.even, sums.odd, &alt)
+        if _add_run(st, 0, hi - lo, lo, alt, alt_known) != OK:
+            return NO_MEMORY
+        st.top = hi - lo
+        return OK
+    if coin_t is int64_t:
+        sums.even = coins[lo]
+        sums.odd = coins[lo + 1]
+    # The unfused prefix, a run (its sums by parity give the value where nothing fuses).
+    p = lo + 2
+    while True:
+        step_end = p + _ROW_STEP if hi - p > _ROW_STEP else hi
+        p = _unfused_scan(coins + lo, p - lo, step_end - lo, coins[p - 1],
+                          coins[p - 2] > coins[p - 1], sums) + lo
+        if p < step_end or p == hi:
+            break
+        if _must_stop(stop_flag):
+            return _STOPPED
+    if coin_t is int64_t:
+        # The prefix's sums are by parity from lo, its first coin.
+        alt_known = not (sums.overflow | sub_checked(sums.even, sums.odd, &alt))
+    if p < hi:
+        if _push_unfused(coins, lo, p, values, segments, st, alt, alt_known) != OK:
+            return NO_MEMORY
+    else:
+        # Nothing fuses: the stack is the coins, one run (whatever its length).
+        if _add_run(st, 0, p - lo, lo, alt, alt_known) != OK:
+            return NO_MEMORY
+        st.top = p - lo
+    # Then the stack: written, or scanned as runs where nothing fuses for a while. After a
+    # long run, the next one is tried for soon (on sorted coins with ties, a tie fuses,
+    # then nothing does for a long time again).
+    step_end = p
+    block = _RUN_AFTER
+    while p < hi:
+        if p >= step_end:
+            if step_end > lo and _must_stop(stop_flag):
+                return _STOPPED
+            step_end = p + _ROW_STEP if hi - p > _ROW_STEP else hi
+        if segments != NULL:
+            p = _push_play(coins, p, step_end, values, segments, st, block)
+        else:
+            p = _push_value(coins, p, step_end, values, st, sums if want_total else NULL,
+                            block)
+        if p < step_end:
+            q = _scan_run(coins, p, step_end, values, segments, st,
+                          sums if want_total else NULL)
+            block = _RUN_PROBE if q - p >= _RUN_AFTER else _RUN_AFTER
+            p = q
+        if st.no_memory:
+            return NO_MEMORY
+    return OK
+
+
+cdef bint _must_stop(int *stop_flag) noexcept nogil:
+    """True when a worker was told to stop (``stop_flag``), or, in the calling thread
+    (``stop_flag`` NULL), when a signal handler raised (its exception is then set)."""
+    if stop_flag != NULL:
+        return coinsrow_load_flag(stop_flag) != 0
+    with gil:
+        return _pending_signals() != 0
+
+
+cdef void _place_runs(RowStack *st) noexcept nogil:
+    """Set each run's position in the stack (``pos``)."""
+    cdef int64_t k, before = 0
+    for k in range(st.n_runs):
+        st.runs[k].pos = st.runs[k].at + before
+        before += st.runs[k].length
+
+
+cdef bint _unfused(RowStack *st, int64_t n) noexcept nogil:
+    """Nothing fused: the stack is its n coins, one run."""
+    return (st.top == n and st.written == 0
+            and (n == 0 or (st.n_runs == 1 and st.runs[0].coin == st.start)))
+
+
+cdef int _stitch(const coin_t *coins, coin_t *values, int64_t *segments, RowStack *row,
+                 const coin_t *part_values, const int64_t *part_segments,
+                 RowStack *part, bint may_overtake) noexcept nogil:
+    """Push the entries of ``part`` (the next coins, reduced on their own, written entries
+    in part_values; runs placed) onto ``row``, the reduced row of the coins before them
+    (values[-2] and values[-1] readable): OK, or _OVERTAKE, having changed nothing, when
+    the seam fuses and ``may_overtake`` says that what the row then writes could overtake
+    what is still to be read of the part (the caller then passes a copy of the part's
+    written entries). Where the seam does not fuse, the part's written entries only move
+    down (the row has no more written entries than the coins before the part), in order.
+
+    Fusion is confluent (docs/rows.md), so this gives the reduced row of all the coins.
+    Only the seam can fuse: as soon as neither triple across it would (the row's two top
+    entries and the part's next one; the row's top and the part's next two), the rest of
+    the part goes on as it is: its runs as runs, its written entries moved.
+    """
+    cdef int64_t i = 0, m = part.top, seg = 0, k, e, w, b, p, q
+    cdef int64_t limit = 0, piece_offset = 0   # the part's piece holding entry i
+    cdef int64_t written, top, guard
+    cdef const coin_t *piece = NULL
+    cdef coin_t x, t, first = 0, second = 0
+    cdef bint ovf = part.overflow, alt_known
+    cdef int64_t alt = 0
+    cdef Run *r
+    if row.top >= 1:
+        first = _top_entry(coins, values, row, 0)
+    if row.top >= 2:
+        second = _top_entry(coins, values, row, 1)
+    while i < m:
+        # The part's entries read piece by piece (a run of coins, or written entries), not
+        # looked up one by one: a seam can fuse for most of a part (a peak cut at its top).
+        if i >= limit:
+            piece = _piece_up(coins, part_values, part, i, &limit, &piece_offset)
+        x = piece[i - piece_offset]
+        if not ((row.top >= 2) & (second <= first) & (first > x)):
+            if row.top == 0 or i + 1 >= m:
+                break
+            if i + 1 < limit:
+                t = piece[i + 1 - piece_offset]
+            else:
+                t = _stack_entry(coins, part_values, part, i + 1)
+            if not ((first <= x) & (x > t)):
+                break
+        if may_overtake:
+            return _OVERTAKE  # before the first push: nothing has changed
+        if piece == coins and i + 1 < limit:
+            # A run of the part's coins: the Fusion loop of one thread pushes them, as it
+            # would have without the cut (it returns after a block without a Fusion).
+            p = i - piece_offset
+            if segments != NULL:
+                q = _push_play(coins, p, limit - piece_offset, values, segments, row,
+                               _RUN_AFTER)
+            else:
+                q = _push_value(coins, p, limit - piece_offset, values, row, NULL, _RUN_AFTER)
+            i += q - p
+            first = _top_entry(coins, values, row, 0)
+            if row.top >= 2:
+                second = _top_entry(coins, values, row, 1)
+            continue
+        if segments != NULL:
+            seg = _stack_segment(part_segments, part, i)
+        # The row's counts in locals while entries are written: stores to ``values`` could
+        # alias the struct's fields, which the compiler would then read again each time.
+        written = row.written
+        top = row.top
+        guard = _guard(row)
+        while (top >= 2) & (second <= first) & (first > x):
+            ovf |= sub_checked(second, first, &t)
+            ovf |= add_checked(t, x, &x)
+            if written < guard:
+                row.written = written
+                _refill(coins, values, segments, row)
+                written = row.written
+                guard = _guard(row)
+            written -= 2
+            top -= 2
+            if segments != NULL:
+                seg = segments[written]
+            first = values[written - 1]
+            second = values[written - 2]
+        if segments != NULL:
+            segments[written] = seg
+        values[written] = x
+        row.written = written + 1
+        row.top = top + 1
+        second = first
+        first = x
+        i += 1
+    # The rest of the part, part[i:], goes on unchanged, piece by piece (the runs in order).
+    e = i
+    k = _run_below(part, e)
+    while e < m:
+        if k >= 0 and e < part.runs[k].pos + part.runs[k].length:
+            r = &part.runs[k]
+            b = r.pos + r.length
+            # A whole run keeps its alternating sum; the rest of one is read if needed.
+            alt_known = False
+            if coin_t is int64_t:
+                alt_known = e == r.pos and _run_alt(coins, r, &alt)
+            _add_run(row, row.written, b - e, r.coin + e - r.pos, alt, alt_known)
+        else:
+            # Written entries up to the next run: at part_values[w:].
+            w = e if k < 0 else part.runs[k].at + e - part.runs[k].pos - part.runs[k].length
+            b = part.runs[k + 1].pos if k + 1 < part.n_runs else m
+            k += 1
+            memmove(values + row.written, part_values + w, (b - e) * sizeof(coin_t))
+            if segments != NULL:
+                memmove(segments + row.written, part_segments + w, (b - e) * sizeof(int64_t))
+            row.written += b - e
+        row.top += b - e
+        e = b
+    row.overflow |= ovf
+    row.no_memory |= part.no_memory
+    return OK
+
+
+cdef bint _run_alt(const int64_t *coins, Run *r, int64_t *alt) noexcept nogil:
+    """The alternating sum of the run's coins now (see Run) into ``alt``: False if it is
+    not known. Reads only the coins Fusions took from its end."""
+    cdef bint ovf = False
+    cdef int64_t taken
+    if not r.alt_known:
+        return False
+    taken = _alternating(coins + r.coin, r.length, r.alt_length, &ovf)
+    ovf |= sub_checked(r.alt, taken, alt)
+    return not ovf
