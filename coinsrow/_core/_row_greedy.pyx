@@ -1,17 +1,6 @@
 # coinsrow._core._row_greedy: the Greedy phase of one reduced row (a stack of
 # _row_stack): its value, its optimal play and its profits (docs/rows.md).
 
-cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-# Scratch memory comes from Python's raw allocator (every allocation, growth and release
-# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
-# benchmarks measure the kernels' scratch too.
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 
 from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
@@ -112,6 +101,21 @@ cdef inline int64_t _merge_split(const int64_t *left, int64_t n_left, const int6
     return lo
 
 
+cdef inline bint _merge_step(const int64_t **pa, const int64_t **pb,
+                             int64_t *total) noexcept nogil:
+    """One step of one merge chain of ``_merge_value``: the larger of its two heads (the
+    left one on ties) leaves its run and is added to ``total``; true on int64 overflow.
+    Inline: the chains' pointers stay in registers (the four chains' steps are written out
+    one after the other in ``_merge_value``, so that they run interleaved)."""
+    cdef int64_t x = pa[0][0]
+    cdef int64_t y = pb[0][0]
+    cdef bint take = x >= y
+    x = x if take else y
+    pa[0] += take
+    pb[0] += take - 1
+    return add_checked(total[0], x, total)
+
+
 cdef int64_t _merge_value(const int64_t *left, int64_t n_left, const int64_t *right,
                           int64_t n_right, bint *overflow) noexcept nogil:
     """The sum of the merge of two non-increasing runs (see ``_merge_split``), entries with
@@ -156,70 +160,22 @@ cdef int64_t _merge_value(const int64_t *left, int64_t n_left, const int64_t *ri
             for k in range(steps):
                 # All chains are at rank parity t + k: added at even ranks, else subtracted.
                 if ((t + k) & 1) == 0:
-                    x = pa0[0]
-                    y = pb0[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa0 += take
-                    pb0 += take - 1
-                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                    if coinsrow_unlikely(_merge_step(&pa0, &pb0, &plus)):
                         ovf = True
-                    x = pa1[0]
-                    y = pb1[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa1 += take
-                    pb1 += take - 1
-                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                    if coinsrow_unlikely(_merge_step(&pa1, &pb1, &plus)):
                         ovf = True
-                    x = pa2[0]
-                    y = pb2[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa2 += take
-                    pb2 += take - 1
-                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                    if coinsrow_unlikely(_merge_step(&pa2, &pb2, &plus)):
                         ovf = True
-                    x = pa3[0]
-                    y = pb3[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa3 += take
-                    pb3 += take - 1
-                    if coinsrow_unlikely(add_checked(plus, x, &plus)):
+                    if coinsrow_unlikely(_merge_step(&pa3, &pb3, &plus)):
                         ovf = True
                 else:
-                    x = pa0[0]
-                    y = pb0[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa0 += take
-                    pb0 += take - 1
-                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                    if coinsrow_unlikely(_merge_step(&pa0, &pb0, &minus)):
                         ovf = True
-                    x = pa1[0]
-                    y = pb1[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa1 += take
-                    pb1 += take - 1
-                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                    if coinsrow_unlikely(_merge_step(&pa1, &pb1, &minus)):
                         ovf = True
-                    x = pa2[0]
-                    y = pb2[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa2 += take
-                    pb2 += take - 1
-                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                    if coinsrow_unlikely(_merge_step(&pa2, &pb2, &minus)):
                         ovf = True
-                    x = pa3[0]
-                    y = pb3[0]
-                    take = x >= y
-                    x = x if take else y
-                    pa3 += take
-                    pb3 += take - 1
-                    if coinsrow_unlikely(add_checked(minus, x, &minus)):
+                    if coinsrow_unlikely(_merge_step(&pa3, &pb3, &minus)):
                         ovf = True
             t += steps
         a[0], a[1], a[2], a[3] = pa0 - left, pa1 - left, pa2 - left, pa3 - left
@@ -398,29 +354,6 @@ cdef int64_t _row_value_int(const int64_t *coins, const int64_t *values, RowStac
         ovf |= _add_signed(&value, _stack_entry(coins, values, st, j), r != 0)
     overflow[0] |= ovf
     return value
-
-
-cdef inline int64_t _greedy_bottom(const coin_t *e, int64_t m) noexcept nogil:
-    """``_valley_bottom`` of the written row e[0:m]."""
-    cdef int64_t lo = 0, hi = m - 1, mid
-    while lo < hi:
-        mid = lo + (hi - lo) // 2
-        if e[mid] <= e[mid + 1]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-cdef inline int64_t _greedy_bottom_end(const coin_t *e, int64_t j, int64_t m) noexcept nogil:
-    cdef int64_t lo = j, hi = m - 1, mid
-    while lo < hi:
-        mid = hi - (hi - lo) // 2
-        if e[mid] == e[j]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 cdef struct Piece:
@@ -682,37 +615,6 @@ cdef int _row_float_profits_pieces(const double *coins, const double *values,
     if not (isfinite(first[0]) and isfinite(second[0])):
         status = OVERFLOW
     return status
-
-
-cdef void _row_play_unfused(const coin_t *e, int64_t start, int64_t m,
-                            int64_t *out_coin) noexcept nogil:
-    """``_row_play_pieces`` where nothing fused (entry k is the coin start + k): the merge
-    of L and R writes one coin a step (without branches), the rest are ranges of coins."""
-    cdef int64_t j, q, a, b, turn = 0, i
-    cdef bint left
-    if m == 0:
-        return
-    j = _greedy_bottom(e, m)
-    q = _greedy_bottom_end(e, j, m)
-    a = 0
-    b = m - 1
-    while a < j and b > q:
-        left = e[a] >= e[b]
-        out_coin[turn] = start + (a if left else b)
-        turn += 1
-        a += left
-        b -= 1 - left
-    for i in range(a, j):
-        out_coin[turn] = start + i
-        turn += 1
-    i = b
-    while i > q:
-        out_coin[turn] = start + i
-        turn += 1
-        i -= 1
-    for i in range(j, q + 1):
-        out_coin[turn] = start + i
-        turn += 1
 
 
 # -- the reduction of one row, on one thread or several ---------------------------------------
