@@ -2,7 +2,9 @@
 data buffers, list arrays as their child values and offsets, chunk by chunk.
 
 ``Game(rows=...)``/``Game(stacks=...)`` and ``values_many`` read Arrow input through these
-functions; each caller checks the offsets and words its own errors. pyarrow is never imported
+functions; each caller checks the offsets and words its own errors. One row, stack or
+forest column given as a 1-D Arrow array (``value``, ``Engine``, ``Game(rows=[array])``, ...)
+is read by ``arrow_row``. pyarrow is never imported
 here: an object is Arrow only if pyarrow is already loaded (``is_arrow``), so users without it
 pay nothing. Every function is O(1) apart from the ones that look for nulls, O(number of
 coins) when the array has nulls and O(1) otherwise.
@@ -62,6 +64,32 @@ def values_view(values: Any) -> memoryview | None:
     view: memoryview = memoryview(data)[start:start + len(values) * size].cast(
         fmt)  # type: ignore[call-overload]
     return view
+
+
+def arrow_row(values: Any, where: str, item: str = "coin") -> Any:
+    """One row or stack given as an Arrow array (or ``ChunkedArray``): a primitive numeric
+    array as a typed memoryview of its data buffer (``values_view``: no copy for one chunk),
+    a decimal one or uint64 beyond int64 as its Python numbers. A list array (rows, where one
+    row is expected), a null or another type is a ``TypeError``/``ValueError`` naming
+    ``where`` (``item`` names its entries: a coin, a parent) and what is accepted. O(1), or
+    O(n) with nulls or exact numbers."""
+    pyarrow = sys.modules["pyarrow"]
+    if isinstance(values, pyarrow.ChunkedArray):
+        values = values.combine_chunks()
+    kind = values.type
+    if is_list_type(kind):
+        raise TypeError(f"{where} is an Arrow list array (rows of coins), not one row: a row "
+                        "is a 1-D array of numbers; pass the lists to Game(rows=...) or "
+                        "values_many(...), or one list (array[i].values)")
+    types = pyarrow.types
+    if not (types.is_integer(kind) or types.is_floating(kind) or types.is_decimal(kind)):
+        raise TypeError(f"{where} is an Arrow array of {kind}; {item}s must be numbers (an "
+                        "Arrow array of integers, floats or decimals)")
+    if values.null_count:
+        nulls: list[bool] = values.is_null().to_pylist()
+        raise ValueError(f"{where}: {item} at index {nulls.index(True)} is null")
+    view = values_view(values)
+    return view if view is not None else values.to_pylist()
 
 
 class ListChunk(NamedTuple):

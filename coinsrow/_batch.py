@@ -41,6 +41,7 @@ from ._coins import (
     Column,
     Number,
     column,
+    describe,
     is_bool,
     split_format,
 )
@@ -103,7 +104,8 @@ def values_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -
         With a flat buffer of coins: where each game starts and stops (Arrow's layout).
     threads : int or None, default None
         The threads the kernels run on: ``None``, the cores this process may use; ``1``,
-        the calling thread only.
+        the calling thread only; a count past the machine's cores, one thread a core; at
+        most ``8192``.
 
     Returns
     -------
@@ -117,7 +119,8 @@ def values_many(rows: Any, offsets: Any = None, *, threads: int | None = None) -
         buffer without ``offsets``); the message names the game and the coin's index.
     ValueError
         If a coin is NaN or infinite, or the offsets are not non-decreasing within the
-        buffer; ``threads`` not a positive int or ``None`` (``TypeError`` for its type).
+        buffer; ``threads`` not a positive int (at most ``8192``) or ``None``
+        (``TypeError`` for its type).
 
     Examples
     --------
@@ -298,6 +301,13 @@ def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: boo
     if isinstance(flat, (str, bytes, bytearray)):
         raise TypeError(f"the flat coins are a {type(flat).__name__}; expected numbers")
     if isinstance(flat, (list, tuple)) or (_is_numpy_array(flat) and flat.dtype.kind == "O"):
+        if len(flat) and _is_row(flat[0]):
+            raise TypeError(
+                f"offsets= goes with one flat sequence of coins, but rows[0] is "
+                f"{describe(flat[0])}, a row: pass the rows without offsets "
+                "(values_many([[3, 1, 2], [5]])), or their coins in one flat sequence with "
+                "offsets (values_many([3, 1, 2, 5], offsets=[0, 3, 4]))"
+            )
         bounds = _offsets(offsets, len(flat))
         return _solve_rows(_slices(flat, bounds), n_threads, want_profits, first_index)
     try:
@@ -323,6 +333,13 @@ def _solve_flat_input(flat: Any, offsets: Any, n_threads: int, want_profits: boo
         return _solve_rows(_slices(col.data, bounds, lo), n_threads, want_profits, first_index)
     return _solve_packed(col.kind, col.data, lo, bounds, n_threads, want_profits,
                          _shifted(first_index))
+
+
+def _is_row(item: Any) -> bool:
+    """Whether an item of a flat sequence is a row of coins (a list, an array, ...), not a
+    coin."""
+    return (isinstance(item, Iterable) and not isinstance(item, (str, bytes, bytearray))
+            and not isinstance(item, (numbers.Number, Decimal)))
 
 
 def _slices(flat: Any, bounds: Any, base: int = 0) -> list:
@@ -429,8 +446,14 @@ def _solve_arrow(lists: Any, n_threads: int, want_profits: bool) -> list:
     if not is_list_type(kind):
         if types.is_integer(kind) or types.is_floating(kind) or types.is_decimal(kind):
             raise TypeError(
-                "rows is a flat Arrow array of coins: give offsets= or an Arrow list array"
+                f"rows is a flat (1-D) Arrow array of {kind} coins, not of rows: give "
+                "offsets= (game i is flat[offsets[i]:offsets[i + 1]]), or an Arrow list "
+                "array (one list of coins per game)"
             )
+        if not types.is_nested(kind):
+            raise TypeError(f"rows is an Arrow array of {kind}, not of rows: give an Arrow "
+                            "list array (one list of coins per game), or a flat array of "
+                            "numbers with offsets=")
         return _solve_rows(lists.to_pylist(), n_threads, want_profits)
     results: list = []
     for chunk in list_chunks(lists):

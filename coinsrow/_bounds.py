@@ -19,7 +19,7 @@ from array import array
 from collections.abc import Sequence
 from typing import Any, overload
 
-__all__ = ["Bounds", "Starts", "Stops"]
+__all__ = ["Bounds", "Starts", "Stops", "pickled_bounds", "pickled_ints"]
 
 _BITS = 5
 _WIDTH = 1 << _BITS  # components per leaf, children per inner node
@@ -178,3 +178,40 @@ class Stops(_View):
 
     __slots__ = ()
     _side = 1
+
+
+# -- bounds read from a pickle -----------------------------------------------------------------
+
+
+def pickled_ints(values: Any, count: int, what: str, name: str) -> list[int]:
+    """``values`` from a pickle of a ``name``, checked: a sequence of ``count`` ints (not
+    bools). ``TypeError``/``ValueError`` saying what is wrong. O(count)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise TypeError(f"the pickled {name} is corrupt: its {what} are of type "
+                        f"{type(values).__name__}, not a sequence of ints")
+    if len(values) != count:
+        raise ValueError(f"the pickled {name} does not match its coins: {len(values)} {what} "
+                         f"for {count} rows and stacks")
+    for i, x in enumerate(values):
+        if type(x) is not int:
+            raise TypeError(f"the pickled {name} is corrupt: its {what}[{i}] is of type "
+                            f"{type(x).__name__}, not int")
+    return list(values)
+
+
+def pickled_bounds(name: str, components: Sequence[str], initial_starts: Sequence[int],
+                   initial_stops: Sequence[int], starts: Any,
+                   stops: Any) -> tuple[list[int], list[int]]:
+    """The ``[start, stop)`` of each row and stack (named by ``components``) of a position
+    read from a pickle of a ``name``, checked against the game it was reached from: ints,
+    within the game's own bounds of each component, ``start <= stop`` (a position only ever
+    takes coins). A corrupt pickle is a ``TypeError``/``ValueError`` here, never a kernel
+    reading outside its coins. O(k)."""
+    k = len(initial_starts)
+    starts = pickled_ints(starts, k, "starts", name)
+    stops = pickled_ints(stops, k, "stops", name)
+    for c, (a0, a, b, b0) in enumerate(zip(initial_starts, starts, stops, initial_stops)):
+        if not a0 <= a <= b <= b0:
+            raise ValueError(f"the pickled {name} does not match its coins: {components[c]} "
+                             f"left as [{a - a0}, {b - a0}), not within its {b0 - a0} coins")
+    return starts, stops

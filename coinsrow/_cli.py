@@ -6,6 +6,7 @@
                                           "forest": {"values": [...], "parents": [...]}}
     coinsrow --row "3 1 2" --stack "5 1"  several rows and stacks (stacks top first)
     coinsrow demo                         a solved example from the literature, and why
+    coinsrow play 1 2 1000 3 4 900        play against the engine in the terminal
     coinsrow silver 1 3 5                 the Silver Dollar game: winner and winning move
 
 Exit status: 0 on success, 2 for bad input (a one-line message naming the offending token).
@@ -43,7 +44,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NoReturn, TextIO, cast
+from typing import Any, NamedTuple, NoReturn, TextIO, cast
 
 import coinsrow
 
@@ -855,6 +856,9 @@ def silver(argv: list[str], out: TextIO) -> int:
 # -- playing against the engine ------------------------------------------------------------
 
 RANDOM_COINS = (1, 100)   # ``play --random N``: N whole coins drawn from this range
+# ``play --random N`` makes at most this many coins: a game played move by move has no use
+# for more, and a count such as 10**20 would fill the memory before the first move.
+RANDOM_MAX_COINS = 1_000_000
 
 
 def play_command(argv: list[str], out: TextIO) -> int:
@@ -886,7 +890,7 @@ def play_command(argv: list[str], out: TextIO) -> int:
                         help="read every coin as a binary float (default: exact)")
     parser.add_argument("--random", type=int, metavar="N",
                         help=f"a row of N random whole coins from {RANDOM_COINS[0]} to "
-                             f"{RANDOM_COINS[1]}")
+                             f"{RANDOM_COINS[1]} (N at most {RANDOM_MAX_COINS})")
     parser.add_argument("--seed", type=int, metavar="S", help="seed for --random")
     parser.add_argument("--engine-first", action="store_true",
                         help="the engine moves first (default: you do)")
@@ -903,6 +907,10 @@ def play_command(argv: list[str], out: TextIO) -> int:
             raise UsageError("--random N cannot be combined with coins, -f, --row or --stack")
         if args.random < 1:
             raise UsageError(f"--random {args.random}: a game needs at least one coin")
+        if args.random > RANDOM_MAX_COINS:
+            count = str(args.random)
+            raise UsageError(f"--random {count if len(count) <= 40 else count[:37] + '...'}: "
+                             f"at most {RANDOM_MAX_COINS} coins (a game played move by move)")
         import random
 
         rng = random.Random(args.seed)
@@ -952,8 +960,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Solve the coins-in-a-row game exactly: two players alternately take a "
                     "coin from an end of a row (or the top of a stack). Prints both players' "
                     "totals under optimal play and the optimal play itself.",
-        epilog="Other commands: 'coinsrow demo' (a solved example and why), 'coinsrow silver "
-               "CELL...' (the Silver Dollar game). Coins: integers (exact, any size), "
+        epilog="Other commands: " + "; ".join(
+                   f"'{PROG} {name}{command.arguments}' ({command.summary})"
+                   for name, command in SUBCOMMANDS.items())
+               + f" ('{PROG} COMMAND --help' for each). Coins: integers (exact, any size), "
                "decimals like 0.1 (read exactly, as Decimal), fractions like 7/2; a number "
                f"has at most {MAX_DIGITS} digits, exponent included. Files and standard input "
                "are UTF-8 (a byte-order mark is skipped). Exit status 2 on bad input.",
@@ -1011,20 +1021,35 @@ def _unlimited_int_digits() -> Iterator[None]:
         sys.set_int_max_str_digits(previous)
 
 
+def demo_command(argv: list[str], out: TextIO) -> int:
+    """``coinsrow demo``: no arguments (``-h``/``--help``: what it shows)."""
+    if argv in (["-h"], ["--help"]):
+        out.write(f"usage: {PROG} demo\n\nSolves two examples from the literature (the "
+                  "rows 1 2 1000 3 4 900 and 3 2 2 3 1 2)\nand shows why the even/odd "
+                  "strategy is not optimal.\n")
+        return 0
+    if argv:
+        raise UsageError(f"demo takes no arguments, got {argv[0]!r}")
+    return demo(out)
+
+
+class Subcommand(NamedTuple):
+    arguments: str  # as the top-level help shows them
+    summary: str
+    run: Callable[[list[str], TextIO], int]
+
+
+#: The subcommands, by name: the top-level help lists each one.
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "demo": Subcommand("", "a solved example from the literature, and why", demo_command),
+    "play": Subcommand(" [COIN ...]", "play against the engine in the terminal", play_command),
+    "silver": Subcommand(" CELL...", "the Silver Dollar game", silver),
+}
+
+
 def _run(argv: list[str], out: TextIO) -> int:
-    if argv and argv[0] == "demo":
-        if argv[1:] in (["-h"], ["--help"]):
-            out.write(f"usage: {PROG} demo\n\nSolves two examples from the literature (the "
-                      "rows 1 2 1000 3 4 900 and 3 2 2 3 1 2)\nand shows why the even/odd "
-                      "strategy is not optimal.\n")
-            return 0
-        if len(argv) > 1:
-            raise UsageError(f"demo takes no arguments, got {argv[1]!r}")
-        return demo(out)
-    if argv and argv[0] == "silver":
-        return silver(argv[1:], out)
-    if argv and argv[0] == "play":
-        return play_command(argv[1:], out)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]].run(argv[1:], out)
     args = _parser().parse_intermixed_args(_protect_negatives(argv))
     if args.strategy or args.vs:
         return versus(args, out)

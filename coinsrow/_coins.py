@@ -29,7 +29,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeAlias, cast
 
-from ._arrow import is_arrow
+from ._arrow import arrow_row, is_arrow
 
 #: The number types of coins and answers: a game's answers are of its coins' type.
 Number: TypeAlias = int | float | Fraction | Decimal
@@ -346,6 +346,8 @@ def read_once(row: Any, where: str) -> Any:
 
 def column(row: Any, where: str) -> Column:
     """Normalise one row or stack. ``where`` names it in error messages ("row 2")."""
+    if is_arrow(row):
+        row = arrow_row(row, where)
     if isinstance(row, (str, bytes, bytearray)):
         raise TypeError(f"{where} is a {type(row).__name__}; {_EXPECTED}")
     if _is_numpy_array(row):
@@ -433,7 +435,7 @@ def as_int64(col: Column) -> Buffer1D:
 
 # -- one flat storage of a game's coins -------------------------------------------------------
 
-def _round_float(exact: Any) -> float:
+def round_float(exact: Any) -> float:
     """An exact number rounded to the nearest float: +-inf beyond the float range."""
     try:
         return float(exact)
@@ -515,7 +517,7 @@ class Coins:
         """An answer in the game's number type: floats rounded once, 0 typed."""
         kind = self.exact_type
         if kind is float:
-            return exact if type(exact) is float else _round_float(exact)
+            return exact if type(exact) is float else round_float(exact)
         if kind is int:
             return int(exact)
         result: Any = exact if type(exact) is kind else kind(exact)

@@ -24,7 +24,7 @@ from typing import (
     overload,
 )
 
-from ._bounds import Bounds, Starts, Stops
+from ._bounds import Bounds, Starts, Stops, pickled_bounds
 from ._coins import FLOAT64, Coins, Number, refuse_as_row, row_coins
 from ._dispatch import Answer, run, span
 from ._forest import ForestState, parse_forest
@@ -567,7 +567,8 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     threads : int or None, default None
         A long row is cut into parts reduced at once on that many threads. ``None``: as
         many as pay off (one for a row of under a million coins, or for a row that a sample
-        finds mostly sorted stretches); ``1``: no thread is started. The answer is the same
+        finds mostly sorted stretches); ``1``: no thread is started; a count past the
+        machine's cores starts one thread a core; at most ``8192``. The answer is the same
         whatever it is, float rounding included (docs/rows.md).
 
     Returns
@@ -585,7 +586,7 @@ def value(row: Any, *, threads: int | None = None) -> Number:
     ValueError
         If a coin is NaN or infinite (naming its index).
     TypeError, ValueError
-        If ``threads`` is not a positive int or ``None``.
+        If ``threads`` is not a positive int (at most ``8192``) or ``None``.
 
     Examples
     --------
@@ -644,7 +645,7 @@ def profits(row: Any, *, threads: int | None = None) -> Profits:
     ------
     TypeError, ValueError
         As for ``value``: a row that is not numbers, a coin that is not a finite real number
-        (naming its index), ``threads`` not a positive int or ``None``.
+        (naming its index), ``threads`` not a positive int (at most ``8192``) or ``None``.
 
     Examples
     --------
@@ -660,8 +661,11 @@ def best_move(row: Any) -> Literal["left", "right"]:
     """An optimal first move on one row: ``"left"`` or ``"right"``.
 
     The move of the library's one tie rule (the first move of ``play(row)``, which
-    ``Game.best_move`` and ``Engine.best_move`` also make: the end whose end block of the
-    reduced row is larger, the left one on ties; docs/algorithm.md). O(n).
+    ``Game.best_move`` and ``Engine.best_move`` also make): the end whose end block of the
+    reduced row (the row after every Fusion ``x <= M > y``) is larger, the left one when the
+    two blocks are equal. Where both ends are optimal moves this compares the blocks, not
+    the coins: ``best_move([0, -1, 1, 1])`` is ``"right"`` (both ends are worth 1, the end
+    blocks are 0 and 1). docs/algorithm.md. O(n).
 
     Parameters
     ----------
@@ -685,6 +689,8 @@ def best_move(row: Any) -> Literal["left", "right"]:
     --------
     >>> best_move([1, 2, 1000, 3, 4, 900])
     'right'
+    >>> best_move([0, -1, 1, 1]), best_move([1, -1, 1, 1]), best_move([2, 5, 2])
+    ('right', 'left', 'left')
     """
     coins = row_coins(row)
     n = len(coins)
@@ -741,12 +747,18 @@ def play(row: Any, *, threads: int | None = None) -> array:
 
 def _unpickle_game(rows: Sequence[Any], stacks: Sequence[Any], forest: Any,
                    starts: Sequence[int], stops: Sequence[int], removed: bytes | None) -> Game:
-    """The position ``Game.__reduce__`` describes: the original game, then the bounds."""
+    """The position ``Game.__reduce__`` describes: the original game, then the bounds, both
+    checked (a corrupt pickle is a ``TypeError``/``ValueError`` here, as a bad game is)."""
     game = Game(rows=rows, stacks=stacks, forest=forest)
+    starts, stops = pickled_bounds("Game", game._coins.names, *game._bounds.arrays(), starts,
+                                   stops)
     bounds = Bounds(array("q", starts), array("q", stops))
     left = sum(stops) - sum(starts)
     state = game._forest
-    if state is not None and removed is not None:
+    if removed is not None:
+        if state is None:
+            raise ValueError("the pickled Game does not match its coins: removed nodes, but "
+                             "no forest")
         state = state.without_nodes(removed)
     return Game._position(game._coins, bounds, left, None, 0, state)
 

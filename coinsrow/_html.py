@@ -24,6 +24,7 @@ from fractions import Fraction
 from html import escape
 from typing import Any
 
+from ._coins import round_float
 from ._dispatch import EXACT_DECIMAL
 from ._svg import COLOURS, game_svg
 from ._text import format_number
@@ -160,12 +161,13 @@ def _describe(turn: int, move: Any) -> str:
 def _steps(moves: list, floats: bool, zero: Any) -> tuple[list[str], list[str], list[str]]:
     """The texts of every step s = 0..n: both running totals after s moves, and the value of
     the position for the player to move then (the rest of the optimal play, signed). Exact;
-    floats through Fractions, rounded once. O(n) additions."""
+    floats through Fractions, rounded once (+-inf beyond the float range, as ``value()``
+    answers there). O(n) additions."""
     coins = [Fraction(m.coin) if floats else m.coin for m in moves]
     start: Any = Fraction(0) if floats else zero
 
     def shown(x: Any) -> str:
-        return format_number(float(x) if floats else x)
+        return format_number(round_float(x) if floats else x)
 
     with decimal.localcontext(EXACT_DECIMAL):
         totals = [start, start]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 from . import _core
-from ._coins import Coins, Number, is_bool
+from ._coins import Coins, Number, describe, is_bool, short_repr
 
 __all__ = ["END_CODES", "END_NAMES", "Move", "MoveError", "moves", "resolve"]
 
@@ -144,8 +144,7 @@ def resolve(move: Any, where: Position) -> tuple[int, int, int, Move]:
     if isinstance(move, str):
         row = _one_row(where)
         if row is None:
-            raise MoveError(f"{move!r} names an end of a one-row game; this game has "
-                            f"{len(starts)} rows and stacks: pass a Move")
+            raise MoveError(_not_a_move_here(move, where))
         if move != "left" and move != "right":
             raise MoveError(f"illegal move {move!r}: a row's end is 'left' or 'right'")
         if starts[row] == stops[row]:
@@ -158,6 +157,12 @@ def resolve(move: Any, where: Position) -> tuple[int, int, int, Move]:
     except (TypeError, ValueError):
         raise MoveError(f"{move!r} is not a Move(kind, index, end, position, coin)") from None
     number = _index(index)
+    for field, given, meaning in (("index", index, "the row's, stack's or node's number"),
+                                  ("position", position, "the coin's index in its row or "
+                                   "stack, or the node")):
+        if _index(given) is None:
+            raise MoveError(f"illegal move {move!r}: its {field} must be an integer "
+                            f"({meaning}), got {describe(given)}")
     if kind == "tree":
         return _resolve_root(move, where, number, end_name, position, coin)
     n_rows = coins.n_rows
@@ -180,6 +185,25 @@ def resolve(move: Any, where: Position) -> tuple[int, int, int, Move]:
     if _index(position) != expected.position or coin != expected.coin:
         raise MoveError(f"illegal move {move!r}: the coin there is {expected!r}")
     return component, flat, end, expected
+
+
+def _not_a_move_here(text: str, where: Position) -> str:
+    """Why a string is not a move of a game that is not one row: what the game has, and a
+    legal move as it must be written (the first of ``moves``: O(k), plus O(n) with a
+    forest)."""
+    coins = where.coins
+    n_stacks = len(where.starts) - coins.n_rows
+    parts = [f"{count} {name}{'s' if count != 1 else ''}"
+             for count, name in ((coins.n_rows, "row"), (n_stacks, "stack")) if count]
+    if where.forest is not None:
+        parts.append(f"a forest of {where.forest.size} nodes")
+    legal = moves(where)
+    example = f" (e.g. {tuple(legal[0])!r}; .moves() lists them all)" if legal else ""
+    said = (f"{text!r} names an end of a one-row game" if text in ("left", "right") else
+            f"{short_repr(text)} is not a move: a string names only an end of a one-row game "
+            "('left' or 'right')")
+    return (f"{said}; this game has {' and '.join(parts) or 'no coins'}: pass a Move(kind, "
+            f"index, end, position, coin){example}")
 
 
 def _resolve_root(move: Any, where: Position, node: int | None, end_name: Any,

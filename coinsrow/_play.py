@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
 
-from ._coins import Number
+from ._coins import Number, round_float
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
 from ._game import Game, where
@@ -74,7 +74,8 @@ class Outcome(NamedTuple):
 
 class _Total:
     """One player's running total: exact for every number type, and for float coins their
-    exact sum rounded once (what ``math.fsum`` gives), without an O(n) sum per move."""
+    exact sum rounded once (what ``math.fsum`` gives; +-inf beyond the float range), without
+    an O(n) sum per move."""
 
     def __init__(self, floats: bool, zero: Any) -> None:
         self._floats = floats
@@ -84,7 +85,7 @@ class _Total:
         self._sum += Fraction(coin) if self._floats else coin
 
     def value(self) -> Any:
-        return float(self._sum) if self._floats else self._sum
+        return round_float(self._sum) if self._floats else self._sum
 
 
 def _coins(count: int) -> str:
@@ -396,7 +397,7 @@ class _Match:
         margin = human - engine
         given = [loss for player, _, loss in self.history if player == HUMAN]
         gave_away: Any = sum(given, self.zero) if not self.floats else \
-            float(sum((Fraction(x) for x in given), Fraction(0)))
+            round_float(sum((Fraction(x) for x in given), Fraction(0)))
         if len(self.engine):
             head = f"game stopped with {_coins(len(self.engine))} left"
         else:

@@ -7,15 +7,13 @@ While every move so far follows the ``Game``'s optimal line, ``simulate`` steps 
 (optimal against optimal gives exactly ``Game.play()`` in O(n log k)). At the first move off
 the line it builds an ``Engine`` (the window structure, docs/window.md) and the optimal player
 answers every later move there, in O(log n) amortised, never by solving again. ``"greedy"``
-keeps a heap of the components' end coins that the moves update, and ``"random"`` a Fenwick
-tree of the components' numbers of legal moves: O(log k) a move each, without looking at the
-whole position. Strategies that read the position (user callables, ``"parity"``,
-``"lookahead"``) get a ``Game``, kept up to date by ``Game.take`` (O(log k) a move, the
-positions sharing their bounds). So ``simulate(game, "greedy", "optimal")`` costs O(n log n)
-for n coins in k rows and stacks, and O(n log k) while the moves follow the line. Forests
-(``Game(forest=...)``) are not in the engine's structure: for them the playout steps through
-``Game.take`` (the line while on it, one O(n log n) recomputation per optimal move off it)
-and the named strategies look at every legal move.
+keeps a heap of the components' end coins (and of the forest's roots) that the moves update,
+and ``"random"`` a Fenwick tree of the components' numbers of legal moves (and one of the
+forest's roots): O(log n) a move each, without looking at the whole position. Strategies that
+read the position (user callables, ``"parity"``, ``"lookahead"``) get a ``Game``, kept up to
+date by ``Game.take`` (O(log k) a move, the positions sharing their bounds; with a forest, off
+the optimal line, O(n)). So ``simulate(game, "greedy", "optimal")`` costs O(n log n) for n
+coins in k rows and stacks and a forest, and O(n log k) while the moves follow the line.
 """
 
 from __future__ import annotations
@@ -28,11 +26,12 @@ from array import array
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ._coins import Coins, Number
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
+from ._forest import LiveForest
 from ._game import Game, legal, where
 from ._moves import End, Move, MoveError, move_at
 
@@ -68,32 +67,27 @@ class Playout(NamedTuple):
 # then called with the position at each of its turns.
 
 
-def _greedy(game: Game) -> Move:
-    """The largest coin available; ties: lowest row, then stack, index, then the left end.
-
-    Looks at every legal move, O(k) (O(n) with a forest); ``_Greedy`` answers the same in
-    O(log k) from the moves played."""
-    moves = game.moves()  # rows first, then stacks; a row's left end before its right
-    best = moves[0]
-    for move in moves:
-        if move.coin > best.coin:
-            best = move
-    return best
-
-
 class _Tracked:
     """A named strategy that follows the game through the moves played (``played``), from
-    the start position: it needs no ``Game`` to choose (rows and stacks only)."""
+    the start position: it needs no ``Game`` to choose. The forest's part (if any) is a
+    ``LiveForest``: its roots, and a taken root's children, in O(1) each."""
 
     def __init__(self, game: Game) -> None:
-        position = where(game)  # O(k), once
+        position = where(game)  # O(k), once (O(n) with a forest)
         self.coins: Coins = position.coins
         self.starts = array("q", position.starts)
         self.stops = array("q", position.stops)
         self.n_rows = self.coins.n_rows
+        self.forest = None if position.forest is None else LiveForest(position.forest)
+        self.tree = len(self.starts)  # the component of the forest's nodes
 
     def played(self, move: Move) -> None:
-        """Follow a legal move (of a row or a stack) of the game."""
+        """Follow a legal move (of a row, a stack or the forest) of the game."""
+        if move.kind == "tree":
+            forest = cast(LiveForest, self.forest)
+            forest.take(move.index)
+            self._rooted(move.index, forest.children(move.index))
+            return
         c = move.index if move.kind == "row" else self.n_rows + move.index
         if move.end == "right":
             self.stops[c] -= 1
@@ -105,6 +99,14 @@ class _Tracked:
     def _changed(self, c: int, at_start: bool) -> None:
         raise NotImplementedError
 
+    def _rooted(self, taken: int, children: list[int]) -> None:
+        """The forest's root ``taken`` is gone and its ``children`` are roots."""
+        raise NotImplementedError
+
+    def _root_move(self, node: int) -> Move:
+        return move_at(self.coins, self.tree, cast(LiveForest, self.forest).base + node,
+                       End.ROOT)
+
     def _move(self, c: int, side: int) -> Move:
         """The move at the start (side 0) or before the stop (side 1) of component c."""
         if side:
@@ -113,20 +115,23 @@ class _Tracked:
 
 
 class _Greedy(_Tracked):
-    """``_greedy`` in O(log k) amortised a move, k rows and stacks.
+    """The largest coin available; ties: the first of ``Game.moves()`` (the lowest row, then
+    stack, index, the left end; then the root with the lowest index). O(log n) amortised a
+    move, for k rows and stacks and r roots at most.
 
     A heap holds ``(-coin, component, side, flat index)`` of the coins at the components'
-    ends (side 0: left or top, 1: right), so that its smallest entry is the largest coin with
-    the tie rules of ``_greedy``; a move pushes the coin it exposes. Entries of coins taken
+    ends (side 0: left, top or a root, 1: right), so that its smallest entry is the largest
+    coin with those tie rules; a move pushes the coins it exposes. Entries of coins taken
     since stay in the heap until they reach its top (then they are dropped) or until the heap
-    is rebuilt from the ends, when it has grown to 4k + 16 entries: O(1) amortised, so the
-    heap keeps O(k) entries.
+    is rebuilt from the ends and roots, when it has grown to 4(k + r) + 16 entries: O(1)
+    amortised, so the heap keeps O(k + r) entries.
     """
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.exact = self.coins.exact_type is Decimal  # negated exactly, not to 28 digits
         self.heap: list[tuple] = []
+        self.roots = 0  # the forest's roots now
         self._rebuild()
 
     def _entry(self, c: int, side: int, flat: int) -> tuple:
@@ -144,8 +149,17 @@ class _Greedy(_Tracked):
                 heap.append(self._entry(c, 0, start))
                 if c < self.n_rows and stop - 1 > start:
                     heap.append(self._entry(c, 1, stop - 1))
+        forest = self.forest
+        if forest is not None:
+            roots = forest.roots()
+            heap.extend(self._entry(self.tree, 0, forest.base + node) for node in roots)
+            self.roots = len(roots)
         heapq.heapify(heap)
         self.heap = heap
+
+    def _grown(self) -> None:
+        if len(self.heap) > 4 * (len(self.starts) + self.roots) + 16:
+            self._rebuild()
 
     def _changed(self, c: int, at_start: bool) -> None:
         start, stop = self.starts[c], self.stops[c]
@@ -154,14 +168,24 @@ class _Greedy(_Tracked):
                 heapq.heappush(self.heap, self._entry(c, 0, start))
         elif stop - 1 > start:
             heapq.heappush(self.heap, self._entry(c, 1, stop - 1))
-        if len(self.heap) > 4 * len(self.starts) + 16:
-            self._rebuild()
+        self._grown()
+
+    def _rooted(self, taken: int, children: list[int]) -> None:
+        base = cast(LiveForest, self.forest).base
+        for node in children:
+            heapq.heappush(self.heap, self._entry(self.tree, 0, base + node))
+        self.roots += len(children) - 1
+        self._grown()
 
     def __call__(self, game: Game | None, turn: int) -> Move:
         heap = self.heap
         while True:
             _, c, side, flat = heap[0]
-            if side == 0:
+            if c == self.tree:
+                forest = cast(LiveForest, self.forest)
+                if not forest.removed()[flat - forest.base]:  # a root until it is taken
+                    return self._root_move(flat - forest.base)
+            elif side == 0:
                 if self.starts[c] == flat < self.stops[c]:
                     return self._move(c, 0)
             elif self.stops[c] - 1 == flat > self.starts[c]:
@@ -170,26 +194,67 @@ class _Greedy(_Tracked):
             heapq.heappop(heap)
 
 
+class _Fenwick:
+    """Counts ``counts[0..m-1]`` (non-negative): their total, a change O(log m), and the
+    index holding the r-th unit (0-based) with the units left of it, O(log m). Built in
+    O(m)."""
+
+    def __init__(self, counts: list[int]) -> None:
+        m = len(counts)
+        self.counts = counts
+        tree = [0] * (m + 1)
+        for i in range(1, m + 1):
+            tree[i] += counts[i - 1]
+            parent = i + (i & -i)
+            if parent <= m:
+                tree[parent] += tree[i]
+        self.tree = tree
+        self.total = sum(counts)
+        self.top = 1 << m.bit_length() if m else 0
+
+    def set(self, i: int, count: int) -> None:
+        delta = count - self.counts[i]
+        if delta:
+            self.counts[i] = count
+            self.total += delta
+            tree, i = self.tree, i + 1
+            while i < len(tree):
+                tree[i] += delta
+                i += i & -i
+
+    def find(self, r: int) -> tuple[int, int]:
+        """``(i, r')``: the r-th unit is unit r' of index i."""
+        # The largest prefix of counts summing to <= r.
+        tree, position, step = self.tree, 0, self.top
+        while step:
+            following = position + step
+            if following < len(tree) and tree[following] <= r:
+                position = following
+                r -= tree[following]
+            step >>= 1
+        return position, r
+
+
 class _UniformRandom(_Tracked):
     """A uniformly random legal move, ``moves[rng.randrange(len(moves))]`` of the position's
-    ``moves()`` list (the same draws, the same moves), in O(log k) a move: a Fenwick tree
+    ``moves()`` list (the same draws, the same moves), in O(log n) a move: a Fenwick tree
     counts the legal moves of each component (a row 2, or 1 when one coin is left; a stack 1;
-    an empty one 0) and finds the component of the r-th."""
+    an empty one 0; the forest its roots) and finds the component of the r-th; in the forest,
+    a Fenwick tree over the nodes (1 at a root) finds the r-th root."""
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         super().__init__(game)
         self.rng = rng
-        k = len(self.starts)
-        self.counts = [self._count(c) for c in range(k)]
-        tree = [0] * (k + 1)
-        for i in range(1, k + 1):
-            tree[i] += self.counts[i - 1]
-            parent = i + (i & -i)
-            if parent <= k:
-                tree[parent] += tree[i]
-        self.tree = tree
-        self.total = sum(self.counts)
-        self.top = 1 << k.bit_length() if k else 0
+        counts = [self._count(c) for c in range(len(self.starts))]
+        self.nodes: _Fenwick | None = None
+        forest = self.forest
+        if forest is not None:
+            is_root = [0] * forest.size
+            for node in forest.roots():
+                is_root[node] = 1
+            self.nodes = _Fenwick(is_root)
+            counts.append(self.nodes.total)
+        self.components = _Fenwick(counts)
 
     def _count(self, c: int) -> int:
         size = self.stops[c] - self.starts[c]
@@ -198,27 +263,20 @@ class _UniformRandom(_Tracked):
         return 2 if c < self.n_rows and size > 1 else 1
 
     def _changed(self, c: int, at_start: bool) -> None:
-        count = self._count(c)
-        delta = count - self.counts[c]
-        if delta:
-            self.counts[c] = count
-            self.total += delta
-            tree, i = self.tree, c + 1
-            while i < len(tree):
-                tree[i] += delta
-                i += i & -i
+        self.components.set(c, self._count(c))
+
+    def _rooted(self, taken: int, children: list[int]) -> None:
+        nodes = cast(_Fenwick, self.nodes)
+        nodes.set(taken, 0)
+        for node in children:
+            nodes.set(node, 1)
+        self.components.set(self.tree, nodes.total)
 
     def __call__(self, game: Game | None, turn: int) -> Move:
-        r = self.rng.randrange(self.total)
-        # The component holding the r-th move: the largest prefix of counts summing to <= r.
-        tree, position, step = self.tree, 0, self.top
-        while step:
-            following = position + step
-            if following < len(tree) and tree[following] <= r:
-                position = following
-                r -= tree[following]
-            step >>= 1
-        return self._move(position, r)
+        c, r = self.components.find(self.rng.randrange(self.components.total))
+        if c == self.tree:
+            return self._root_move(cast(_Fenwick, self.nodes).find(r)[0])
+        return self._move(c, r)
 
 
 def _single_row(game: Game) -> int | None:
@@ -287,27 +345,13 @@ class _Parity:
         raise AssertionError("parity: no coin of the class at an end")  # pragma: no cover
 
 
-class _Random:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def __call__(self, game: Game) -> Move:
-        moves = game.moves()
-        return moves[self.rng.randrange(len(moves))]
-
-
-def _named(name: str, role: str, game: Game, rng: random.Random,
-           tracked: bool) -> Callable[..., Move]:
-    """The strategy ``name``: a callable ``(position, turn) -> Move``; with ``tracked`` (a
-    game of rows and stacks), greedy and random are ``_Tracked`` (their position is
-    ``None``: they follow the moves played)."""
+def _named(name: str, role: str, game: Game, rng: random.Random) -> Callable[..., Move]:
+    """The strategy ``name``: a callable ``(position, turn) -> Move``; greedy and random are
+    ``_Tracked`` (their position is ``None``: they follow the moves played)."""
     if name == "greedy":
-        return _Greedy(game) if tracked else (lambda position, turn: _greedy(position))
+        return _Greedy(game)
     if name == "random":
-        if tracked:
-            return _UniformRandom(game, rng)
-        chooser = _Random(rng)
-        return lambda position, turn: chooser(position)
+        return _UniformRandom(game, rng)
     if name == "lookahead":
         if _single_row(game) is None:
             raise ValueError(
@@ -374,12 +418,12 @@ def _OPTIMAL(position: Game, turn: int) -> Move:
     return position.best_move()
 
 
-def _player(strategy: Strategy, role: str, game: Game, rng: random.Random,
-            tracked: bool) -> Callable[..., Move]:
+def _player(strategy: Strategy, role: str, game: Game, rng: random.Random
+            ) -> Callable[..., Move]:
     if isinstance(strategy, str):
         if strategy == "optimal":
             return _OPTIMAL
-        return _named(strategy, role, game, rng, tracked)
+        return _named(strategy, role, game, rng)
     if callable(strategy):
         return _checked(strategy, role)
     raise TypeError(
@@ -404,17 +448,16 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
       whose coin minus the larger coin then left to the opponent is larger (ties: left);
     - ``"random"``: a uniformly random legal move from ``random.Random(seed)``.
 
-    Cost, for n coins in k rows and stacks: while every move so far follows the ``Game``'s
-    optimal line, "optimal" plays that line (O(1) a move, O(log k) to take it), so optimal
-    against optimal costs O(n log k) and gives the moves of ``Game.play()`` and the totals
-    of ``profits()``. From the first move off the line the optimal player answers on an
-    ``Engine`` (built once, O(n log n); then O(log n) amortised a move), never by solving
-    again. "greedy" and "random" cost O(log k) amortised a move; a user's callable sees the
-    position as a ``Game`` (kept up to date in O(log k) a move) and costs what it costs. So
-    ``simulate(game, "greedy", "optimal")`` costs O(n log n) in all. A ``Game`` with a
-    forest is played through ``Game.take`` instead: the line while on it, one O(n log n)
-    recomputation per optimal move off it, and the named strategies look at every legal
-    move (O(n)). Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are
+    Cost, for n coins in k rows and stacks and a forest: while every move so far follows
+    the ``Game``'s optimal line, "optimal" plays that line (O(1) a move, O(log k) to take
+    it), so optimal against optimal costs O(n log k) (O(n log n) with a forest) and gives
+    the moves of ``Game.play()`` and the totals of ``profits()``. From the first move off
+    the line the optimal player answers on an ``Engine`` (built once, O(n log n); then
+    O(log n) amortised a move), never by solving again. "greedy" and "random" cost O(log n)
+    amortised a move (O(log k) without a forest); a user's callable sees the position as a
+    ``Game`` (kept up to date in O(log k) a move, O(n) off the line with a forest) and costs
+    what it costs. So ``simulate(game, "greedy", "optimal")`` costs O(n log n) in all,
+    forests included. Totals are exact for ints, ``Fraction`` and ``Decimal``; float totals are
     each player's coins summed exactly and rounded once (``math.fsum``), as ``profits()``
     gives them.
 
@@ -452,13 +495,9 @@ def simulate(game: Any, first: Strategy = "optimal", second: Strategy = "optimal
     position = game if isinstance(game, Game) else Game(rows=[game])
     rng = random.Random(seed)
     start = where(position)  # O(k), once
-    rows_and_stacks = start.forest is None
-    players = (_player(first, "first", position, rng, rows_and_stacks),
-               _player(second, "second", position, rng, rows_and_stacks))
-    if rows_and_stacks:
-        moves = _through_engine(position, players)
-    else:
-        moves = _through_games(position, players)
+    players = (_player(first, "first", position, rng),
+               _player(second, "second", position, rng))
+    moves = _through_engine(position, players)
     return Playout(moves, *_totals(start.coins, moves))
 
 
@@ -484,7 +523,7 @@ def _totals(coins: Coins, moves: list[Move]) -> tuple[Number, Number]:
 
 
 def _through_engine(start: Game, players: tuple) -> list[Move]:
-    """The playout of a game of rows and stacks.
+    """The playout of a game of rows, stacks and a forest.
 
     Along the ``Game``'s optimal line while every move follows it (the optimal player's move
     O(1), taking it O(log k)); at the first move off it an ``Engine`` is built, which
@@ -524,16 +563,5 @@ def _through_engine(start: Game, players: tuple) -> list[Move]:
                 position = position.take(move)
         for follower in tracked:
             follower.played(move)
-        moves.append(move)
-    return moves
-
-
-def _through_games(position: Game, players: tuple) -> list[Move]:
-    """The playout through immutable ``Game``s (forests, which the engine does not hold)."""
-    moves: list[Move] = []
-    for turn in range(len(position)):
-        player = players[turn % 2]
-        move = position.best_move() if player is _OPTIMAL else player(position, turn)
-        position = position.take(move)
         moves.append(move)
     return moves

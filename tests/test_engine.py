@@ -20,7 +20,7 @@ from coinsrow import Engine, Game, Move, _core
 from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
-from generators import SMALL_STYLES, random_parents, random_row
+from generators import SMALL_STYLES, random_forest, random_parents, random_row
 from modes import MACHINE_WINDOWS, scaled
 from oracles import (
     after_move,
@@ -750,3 +750,145 @@ def test_engine_on_forests_unpickling_refuses_a_tampered_state():
             function(start, left, right, bad)
     with pytest.raises(ValueError, match="does not match"):
         function(Game(rows=[[1, 2]]), left, right, [0])
+
+
+# -- the legal moves of a forest engine, from its set of roots ------------------------------
+
+
+def _brute_moves(rows, stacks, values, parents, state) -> list[tuple]:
+    """(kind, index, end, position) of every legal move of ``after_move``'s state, in the
+    order of ``moves()``: rows (left end, then right), stacks, roots by node."""
+    bounds, tops, present = state
+    found = []
+    for c, (i, j) in enumerate(bounds):
+        if i < j:
+            found.append(("row", c, "left", i))
+            if j - i > 1:
+                found.append(("row", c, "right", j - 1))
+    found += [("stack", c, "top", t) for c, t in enumerate(tops) if t < len(stacks[c])]
+    found += [("tree", node, "root", node) for node in range(len(values))
+              if present >> node & 1 and (parents[node] < 0 or not present >> parents[node] & 1)]
+    return found
+
+
+def test_forest_engine_moves_are_the_legal_moves_after_any_moves():
+    """On random forests (every shape, parents anywhere) with rows and stacks, the engine's
+    moves() after every move of either side is exactly the legal moves (the minimax
+    oracle's state), as Game.moves() lists them; through copies, pickles and a position
+    read back from the structure (what an interrupted move leaves) as well."""
+    rng = random.Random(5101)
+    for _ in range(300):
+        values, parents = random_forest(rng, rng.randint(0, 12))
+        rows = [random_row(rng, rng.randint(0, 4), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
+        stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES)
+                  for _ in range(rng.randint(0, 2))]
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        engine = Engine(game)
+        state = (tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
+                 (1 << len(values)) - 1)
+        solve = brute_forest_solver(rows, stacks, values, parents) if len(values) <= 8 else None
+        while True:
+            listed = engine.moves()
+            assert [m[:4] for m in listed] == _brute_moves(rows, stacks, values, parents, state)
+            assert listed == engine.game.moves()
+            if solve is not None:
+                assert engine.value() == solve(*state)
+            if not listed:
+                break
+            move = rng.choice(listed) if rng.random() < 0.7 else engine.best_move()
+            engine.take(move)
+            state = after_move(state, move)
+            pick = rng.random()
+            if pick < 0.05:
+                engine = copy.copy(engine)
+            elif pick < 0.1:
+                engine = pickle.loads(pickle.dumps(engine))
+            elif pick < 0.15:
+                engine._resync()
+
+
+def test_forest_engine_moves_on_long_paths_and_wide_stars():
+    """The roots kept by moves: a path's one root moves down it; a star's center releases
+    every leaf at once."""
+    n = scaled(3000)
+    path = Engine(Game(forest=(list(range(n)), [-1] + list(range(n - 1)))))
+    for node in range(n):
+        (move,) = path.moves()
+        assert move == Move("tree", node, "root", node, node)
+        path.take(move)
+    assert path.moves() == [] and len(path) == 0
+    star = Engine(Game(forest=([5] * n, [-1] + [0] * (n - 1))))
+    star.take(star.moves()[0])
+    assert [m.index for m in star.moves()] == list(range(1, n))
+    gone = range(n - 1, 0, -2)
+    for node in gone:
+        star.take(Move("tree", node, "root", node, 5))
+    assert [m.index for m in star.moves()] == sorted(set(range(1, n)) - set(gone))
+
+
+# -- one engine shared by several threads ----------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["row", "rows and stacks", "forest"])
+def test_an_engine_shared_by_threads_plays_each_coin_once(kind):
+    """Four threads take moves on one engine (a random legal move or the best one, read
+    first and taken next, so another thread may have taken that coin in between: then take
+    refuses it with ValueError, as it refuses any illegal move). No other error, every coin
+    taken exactly once, len() never negative, and the engine ends empty and consistent."""
+    import sys
+    import threading
+
+    rng = random.Random(5102)
+    n = scaled(4000)
+    values = [rng.randint(-50, 50) for _ in range(n)]
+    if kind == "row":
+        game = Game(rows=[values])
+    elif kind == "rows and stacks":
+        game = Game(rows=[values[: n // 2]], stacks=[values[n // 2:]])
+    else:
+        game = Game(rows=[values[:100]], stacks=[values[100:200]],
+                    forest=(values[200:], random_parents(rng, n - 200)))
+    engine = Engine(game)
+    taken: list[Move] = []
+    problems: list[str] = []
+
+    def player(seed: int) -> None:
+        mine = random.Random(seed)
+        while len(engine):
+            if len(engine) < 0:
+                problems.append("negative len")
+                return
+            try:
+                if mine.random() < 0.5:
+                    listed = engine.moves()
+                    if not listed:
+                        return
+                    move = mine.choice(listed)
+                else:
+                    move = engine.best_move()
+                taken.append(engine.take(move))
+            except ValueError:
+                pass  # the coin went to another thread first (or the game ended)
+            except Exception as error:  # pragma: no cover - what the test is for
+                problems.append(repr(error))
+                return
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads as often as possible
+    try:
+        threads = [threading.Thread(target=player, args=(seed,)) for seed in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert problems == []
+    assert len(engine) == 0 and engine.moves() == [] and len(engine.game) == 0
+    assert len(taken) == len(game)
+    assert len({(m.kind, m.index, m.position) for m in taken}) == len(game)
+    # The moves, in the order the engine made them, are a legal game.
+    replay = game
+    for move in taken:
+        replay = replay.take(move)
+    assert len(replay) == 0

@@ -362,7 +362,7 @@ def test_illegal_forest_moves():
         (Move("tree", 0, "top", 0, 5), "root"),
         (Move("tree", 0, "root", 0, 6), "coin there"),
         (Move("tree", 0, "root", 1, 5), "coin there"),
-        (Move("tree", True, "root", 0, 5), "no node"),
+        (Move("tree", True, "root", 0, 5), "index must be an integer"),
     ):
         with pytest.raises(ValueError, match=message):
             game.take(move)

@@ -274,10 +274,29 @@ def test_interrupts_at_random_moments_of_play_leave_engines_consistent():
 # rounds of value() or profits() on a fresh Game, each announced by "go" on stdout; after a
 # KeyboardInterrupt (or a call that ended first, then the signal) it reports, then checks
 # that the same Game answers as an uninterrupted one did, and goes on.
+# What each round of the children below runs: "go", then the call, until it ends or the
+# signal comes (during the call, or during the sleep after a call that ended first).
+CHILD_ROUND = """
+def interrupted_round(call, report):
+    try:
+        print("go", flush=True)
+        report["started"] = time.time()
+        call()
+        report["finished"] = time.time()
+    except KeyboardInterrupt:
+        report["raised"] = time.time()
+    else:
+        try:
+            time.sleep(30)  # the signal comes during the sleep
+        except KeyboardInterrupt:
+            pass
+"""
+
 FOREST_CHILD = """
 import json, sys, time
 import numpy as np
 from coinsrow import Game
+{round_function}
 rng = np.random.default_rng(7)
 n = {n}
 parents = np.empty(n, dtype=np.int64)
@@ -290,44 +309,31 @@ for method in ("value", "profits"):
     answer = getattr(Game(forest=(values, parents)), method)()
     seconds[method] = time.perf_counter() - start
     expected[method] = answer if method == "value" else tuple(answer)
-print(json.dumps(seconds), flush=True)
+print(json.dumps([seconds["value"], seconds["profits"]]), flush=True)
 for round in range({rounds}):
     method = "value" if round % 2 == 0 else "profits"
     game = Game(forest=(values, parents))
     report = {{"method": method}}
-    try:
-        print("go", flush=True)
-        report["started"] = time.time()
-        getattr(game, method)()
-        report["finished"] = time.time()
-    except KeyboardInterrupt:
-        report["raised"] = time.time()
-    else:
-        try:
-            time.sleep(30)  # the signal comes during the sleep
-        except KeyboardInterrupt:
-            pass
+    interrupted_round(getattr(game, method), report)
     answer = getattr(game, method)()
     report["usable"] = (answer if method == "value" else tuple(answer)) == expected[method]
     print(json.dumps(report), flush=True)
 """
 
 
-def test_interrupts_at_random_moments_of_big_forests():
-    """SIGINT at random moments during value() and profits() of a 2*10^6-node random
-    recursive tree: each call ends with KeyboardInterrupt within a second (never a hang, a
-    crash or an ignored signal), and the Game answers right afterwards."""
+def signals_at_random_moments(code: str, rounds: int, seed: int) -> tuple[list[float], str]:
+    """Run the child ``code``: it prints the seconds of an uninterrupted call of each of its
+    two kinds (a JSON list), then for each round "go" as the round's call starts and a JSON
+    report after it (``usable``: the objects answer right; ``raised``: when KeyboardInterrupt
+    came), then anything else up to its exit. SIGINT goes at a random moment of each call.
+    Returns the latencies of the signals that landed in a call, and the child's last line."""
     import queue
     import random
     import threading
 
-    n = 2 * 10**5 if EXACT else 2 * 10**6
-    rounds = 16
-    rng = random.Random(11)
-    code = FOREST_CHILD.format(n=n, rounds=rounds)
+    rng = random.Random(seed)
     child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(text) for text in child.stdout] + [lines.put("")],
                      daemon=True).start()
@@ -341,12 +347,13 @@ def test_interrupts_at_random_moments_of_big_forests():
         return text.strip()
 
     latencies = []
+    last = ""
     try:
-        seconds = json.loads(line(300))  # an uninterrupted call of each method
+        seconds = json.loads(line(300))  # an uninterrupted call of each kind
         for turn in range(rounds):
             assert line(120) == "go"
             # Anywhere in the call (most of its time is in the kernel).
-            time.sleep(rng.uniform(0.0, seconds["value" if turn % 2 == 0 else "profits"]))
+            time.sleep(rng.uniform(0.0, seconds[turn % 2]))
             sent = time.time()
             child.send_signal(signal.SIGINT)
             report = json.loads(line(30))
@@ -354,6 +361,8 @@ def test_interrupts_at_random_moments_of_big_forests():
             if "raised" in report:
                 latencies.append(report["raised"] - sent)
                 assert report["raised"] >= sent, (report, sent)
+        while text := lines.get(timeout=300):  # up to the end of its output
+            last = text.strip()
         child.wait(timeout=60)
     finally:
         if child.poll() is None:
@@ -361,6 +370,88 @@ def test_interrupts_at_random_moments_of_big_forests():
         child.wait()
     print(f"\n{len(latencies)} of {rounds} signals inside the call; latencies (ms): "
           f"{sorted(round(1000 * t) for t in latencies)}")
-    assert child.returncode == 0
+    assert child.returncode == 0, child.stderr.read()
     assert latencies, "no signal landed inside a call"
+    return latencies, last
+
+
+def test_interrupts_at_random_moments_of_big_forests():
+    """SIGINT at random moments during value() and profits() of a 2*10^6-node random
+    recursive tree: each call ends with KeyboardInterrupt within a second (never a hang, a
+    crash or an ignored signal), and the Game answers right afterwards."""
+    n = 2 * 10**5 if EXACT else 2 * 10**6
+    rounds = 16
+    code = FOREST_CHILD.format(n=n, rounds=rounds, round_function=CHILD_ROUND)
+    latencies, _ = signals_at_random_moments(code, rounds, 11)
     assert max(latencies) < 1.0, latencies
+
+
+# The child of the Intervals test: the row (int64 coins, and the same divided by 7 as
+# float64), a small Intervals built first, then rounds of building Intervals of the whole
+# row, each announced by "go"; after a KeyboardInterrupt (or a build that ended first, then
+# the signal) it reports whether the row, the small Intervals and a new Intervals of a slice
+# still answer as before the rounds; at the end one uninterrupted build answers as the first.
+INTERVALS_CHILD = """
+import json, time
+import numpy as np
+from coinsrow import Intervals
+{round_function}
+rng = np.random.default_rng(5)
+rows = [rng.integers(-10**6, 10**6, {n})]
+rows.append(rows[0] / 7)
+copies = [row.copy() for row in rows]
+starts = rng.integers(0, {n}, 50)
+stops = starts + rng.integers(0, {n} // 4, 50)
+small = Intervals(rows[0][:3000])
+small_answers = list(small.values(starts % 3000, stops % 3001))
+expected, seconds = [], []
+for row in rows:
+    start = time.perf_counter()
+    whole = Intervals(row)
+    seconds.append(time.perf_counter() - start)
+    expected.append(list(whole.values(starts, stops)))
+    del whole
+print(json.dumps(seconds), flush=True)
+
+
+def usable(kind):
+    return (all(np.array_equal(row, copy) for row, copy in zip(rows, copies))
+            and list(small.values(starts % 3000, stops % 3001)) == small_answers
+            and Intervals(rows[kind][:5000]).value(7, 4000)
+            == Intervals(list(rows[kind][:5000])).value(7, 4000))
+
+
+for round in range({rounds}):
+    kind = round % 2
+    report = {{"kind": kind}}
+    interrupted_round(lambda: Intervals(rows[kind]), report)
+    report["usable"] = usable(kind)
+    print(json.dumps(report), flush=True)
+again = [list(Intervals(row).values(starts, stops)) for row in rows]
+print(json.dumps({{"same": again == expected}}), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_interrupts_at_random_moments_of_building_intervals():
+    """SIGINT at random moments while Intervals of millions of coins (int64, float64) are
+    built: each build ends with KeyboardInterrupt within a second (never a hang, a crash or
+    an ignored signal); the row, the Intervals built before and new ones answer right."""
+    n = 2 * 10**5 if EXACT else 3 * 10**6
+    rounds = 12
+    code = INTERVALS_CHILD.format(n=n, rounds=rounds, round_function=CHILD_ROUND)
+    latencies, last = signals_at_random_moments(code, rounds, 13)
+    assert max(latencies) < 1.0, latencies
+    assert json.loads(last) == {"same": True}
+
+
+@pytest.mark.slow
+def test_building_intervals_raises_from_its_loops():
+    """KeyboardInterrupt comes out of the build's own loops (the heavy paths, the keys, the
+    static forests), not after the build returns."""
+    n = 2 * 10**5 if EXACT else 6 * 10**6
+    report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Intervals\n"
+                       "Intervals(row[:50])", "Intervals(row)", delay=0.3)
+    assert Path(report["file"]).name in {"_subrows.pyx", "_subrows_exact.pyx", "_window.pyx",
+                                         "_window_exact.pyx"}
+    assert report["latency"] < 3.0, report

@@ -363,3 +363,23 @@ def test_ctrl_c_stops_values_at_once(kind, n, m, tmp_path):
     assert (line + rest).split() == ["interrupted", "True", "True", "True"], (line, rest, err)
     assert "KeyboardInterrupt" in err and child.returncode != 0
     assert elapsed < 3.0, elapsed
+
+
+@pytest.mark.slow
+def test_twin_of_rows_longer_than_a_sorted_run_agrees_with_the_machine_structure():
+    """Past 65536 boundaries the twin sorts its heights and blocks in runs merged pairwise
+    (so that Ctrl-C is looked at): on rows of heavy ties (the order of equal keys matters)
+    and of every family, the twin's layout and answers are the machine structure's."""
+    rng = random.Random(38)
+    for name, n in (("ties", 150_000), ("random", 140_000), ("triangle", 70_000),
+                    ("valley", 66_000)):
+        row = family_row(rng, name, n)
+        machine, twin = _core.SubRows(array("q", row)), _core.SubRowsExact(list(row))
+        assert (machine.table_pairs, machine.checkpoints, machine.spacing) == (
+            twin.table_pairs, twin.checkpoints, twin.spacing), name
+        starts = array("q", [rng.randint(0, n) for _ in range(300)])
+        stops = array("q", [rng.randint(0, n) for _ in range(300)])
+        out_m, out_t = array("q", bytes(8 * 300)), [0] * 300
+        machine.values(starts, stops, out_m, array("B", bytes(300)))
+        twin.values(starts, stops, out_t, array("B", bytes(300)))
+        assert list(out_m) == out_t, name

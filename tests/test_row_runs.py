@@ -178,7 +178,7 @@ def test_kept_scratch_between_calls_of_every_size():
     assert errors == []
     kept = _core.scratch_kept()
     assert not any(busy for _, busy in kept)  # every call gave its blocks back
-    assert sum(size for size, _ in kept) <= 64 << 20
+    assert sum(size for size, _ in kept) <= 256 << 20
 
 
 def test_the_largest_number_at_the_bottom_of_the_stack():

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
 
-from generators import random_parents, random_row
-from oracles import brute_forest_value, brute_value, dp_value
+from generators import random_forest, random_parents, random_row
+from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
 ANY_GAME = ("optimal", "greedy", "random")  # usable on rows and stacks
@@ -521,3 +521,70 @@ def test_optimal_against_optimal_follows_the_line_without_an_engine(monkeypatch)
         playout = simulate(game)
         assert playout.moves == game.play()
         assert (playout.first, playout.second) == game.profits()
+
+
+# -- forests through the Engine: every move by its rule, the optimal ones by the oracle ----------
+
+
+def _forest_reference_move(position: Game, name: str, rng: random.Random) -> Move:
+    """The move of ``name`` by its definition on the whole list of legal moves."""
+    listed = position.moves()  # rows (left, right), stacks, then roots by node
+    if name == "random":
+        return listed[rng.randrange(len(listed))]
+    best = listed[0]
+    for move in listed:
+        if move.coin > best.coin:
+            best = move
+    return best
+
+
+def test_forest_strategies_follow_their_rules_and_optimal_play_the_oracles_moves():
+    """On random forests (every shape, parents anywhere) with rows and stacks: each greedy
+    and random move is the one its definition picks from the position's legal moves (random:
+    the same draws of the same generator), and each optimal move keeps the minimax value
+    (coin - value after = value before), whoever the opponent is."""
+    rng = random.Random(4017)
+    for _ in range(200):
+        rows, stacks = _random_game(rng)
+        rows, stacks = rows[:2], stacks[:1]
+        values, parents = random_forest(rng, rng.randint(0, 7))
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        solve = brute_forest_solver(rows, stacks, values, parents)
+        first, second = rng.choice([("greedy", "optimal"), ("optimal", "random"),
+                                    ("random", "greedy"), ("greedy", "greedy"),
+                                    ("random", "optimal")])
+        seed = rng.random()
+        playout = simulate(game, first, second, seed=seed)
+        draws = random.Random(seed)
+        state = (tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
+                 (1 << len(values)) - 1)
+        position = game
+        for turn, move in enumerate(playout.moves):
+            name = (first, second)[turn % 2]
+            before = solve(*state)
+            state = after_move(state, move)
+            if name == "optimal":
+                assert move.coin - solve(*state) == before, (game, turn, move)
+            else:
+                assert move == _forest_reference_move(position, name, draws), (game, turn)
+            position = position.take(move)
+        assert len(position) == 0 and len(playout.moves) == len(game)
+        assert sorted(m.index for m in playout.moves if m.kind == "tree") == list(
+            range(len(values)))
+        assert (playout.first, playout.second) == (
+            sum(m.coin for m in playout.moves[0::2]), sum(m.coin for m in playout.moves[1::2]))
+
+
+def test_forest_strategies_on_big_forests_take_every_node_once():
+    """Greedy and random against optimal on forests of thousands of nodes (paths, stars,
+    random trees): legal moves only (the playout checks each), each node once, the optimal
+    player's margin at least the value when it moves first."""
+    rng = random.Random(4018)
+    for _ in range(6):
+        values, parents = random_forest(rng, rng.randint(1000, 3000), -50, 50)
+        game = Game(rows=[[rng.randint(-9, 9) for _ in range(50)]], forest=(values, parents))
+        for other in ("greedy", "random"):
+            playout = simulate(game, "optimal", other, seed=rng.random())
+            assert sorted(m.index for m in playout.moves if m.kind == "tree") == list(
+                range(len(values)))
+            assert _margin(playout) >= game.value()

@@ -1,6 +1,7 @@
 # coinsrow._core._forest_exact: the exact twins of _forest (forests of rooted trees) on
 # Python numbers.
 
+cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
@@ -449,6 +450,9 @@ def forest_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::
     return Status.OK, (first, total - first)
 
 
+# Not picklable (as ForestWindows is not): an Engine pickles as its game and its moves, and
+# a structure's state from a pickle would be trusted unchecked.
+@cython.auto_pickle(False)
 cdef class ForestWindowsExact:
     """``ForestWindows`` on a list of Python numbers: the same methods and bounds, the rows
     in a ``RowWindowsExact`` whose treap also holds the slots' released blocks."""

@@ -359,10 +359,8 @@ cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t th
     return work
 
 
-cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) except -1:
-    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs).
-    int64: the alternating sum of all its entries (that of all the coins) also goes to
-    ``whole_wanted`` when that is not NULL (OVERFLOW if it overflows)."""
+cdef int _row_work_value(_RowWork work, coin_t *value) except -1:
+    """The value of a reduced row: OK or OVERFLOW (the GIL released while it runs)."""
     cdef bint ovf = work.row.overflow, whole_known = False
     cdef int64_t whole = 0
     cdef coin_t result = 0
@@ -371,13 +369,6 @@ cdef int _row_work_value(_RowWork work, coin_t *value, int64_t *whole_wanted) ex
             if work.unfused() and not work.sums.overflow:
                 whole_known = not sub_checked(work.sums.even, work.sums.odd, &whole)
             _place_runs(&work.row)
-            if whole_wanted != NULL:
-                if not whole_known:
-                    whole = _stack_alternating(<const int64_t *> work.coins,
-                                               <const int64_t *> work.values, &work.row, 0,
-                                               work.row.top, &ovf)
-                    whole_known = True
-                whole_wanted[0] = whole
             result = _row_value_int(<const int64_t *> work.coins, <const int64_t *> work.values,
                                     &work.row, whole_known, whole, &ovf)
         else:
@@ -412,7 +403,7 @@ def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value, NULL)
+    status = _row_work_value(work, &value)
     return _codes.Status(status), value
 
 
@@ -420,13 +411,12 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
                 bint sample=False):
     """What each player collects on one row: ``(status, (first, second) or bad index)``.
 
-    int64: first = (sum + value) / 2, the sum from the coins at even indices, taken in the
-    same pass as the value, and the reduced row's alternating sum. float64:
+    int64: first = (sum + value) / 2, the sum taken in the same pass as the value. float64:
     each player's coins of the optimal play, summed exactly and rounded once. ``parts`` and
     ``threads`` as for ``row_value``. O(n).
     """
     cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
-    cdef int64_t even_sum = 0, whole = 0
+    cdef int64_t part_sum = 0
     cdef double first_f = 0.0, second_f = 0.0
     cdef int status, result = OK
     cdef bint ovf = False
@@ -438,17 +428,13 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value, &whole if coin_t is int64_t else NULL)
+    status = _row_work_value(work, &value)
     with nogil:
         if coin_t is int64_t:
-            # The sum is twice that of the coins at even indices less the alternating sum of
-            # all the coins, which is that of the reduced row's entries (each entry stands
-            # for an odd run of coins, from one at the entry's parity): read from the
-            # written entries and the runs' sums, not from the coins again.
+            # The sum: the unfused prefix's coins by parity, and the others (see RowSums).
             ovf = work.sums.overflow
-            ovf |= add_checked(work.sums.even, work.sums.rest, &even_sum)
-            ovf |= add_checked(even_sum, even_sum, &total)
-            ovf |= sub_checked(total, whole, &total)
+            ovf |= add_checked(work.sums.even, work.sums.odd, &part_sum)
+            ovf |= add_checked(part_sum, work.sums.rest, &total)
             # sum + value is twice what the first player takes: even, so halving is exact.
             ovf |= add_checked(total, value, &twice)
             first = twice // 2
@@ -488,7 +474,7 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
     if not isinstance(reply, _RowWork):
         return Status.NOT_FINITE, reply
     work = reply
-    status = _row_work_value(work, &value, NULL)
+    status = _row_work_value(work, &value)
     with nogil:
         if work.unfused():
             _row_play_unfused(<const coin_t *> work.coins, 0, n, &out_coin[0])

@@ -19,9 +19,9 @@ from coinsrow._core._types cimport *
 cdef enum:
     # Coins reduced between two looks at Ctrl-C (or at a request to stop): a few ms.
     _ROW_STEP = 1 << 20
-    # After a block of this many coins pushed without a Fusion, the next coins are scanned as
-    # a run instead of being written (on random coins this hardly ever happens). The block
-    # loop's exit is a mispredicted branch: one in 64 coins costs little.
+    # After this many coins pushed without a Fusion (int64: in a row, without a Fusion of
+    # unequal entries), the next coins are scanned as a run instead of being written (on
+    # random coins this hardly ever happens).
     _RUN_AFTER = 64
     # The block after a long run (see _reduce_part).
     _RUN_PROBE = 8
@@ -32,6 +32,8 @@ cdef enum:
     # Coins scanned without a Fusion that stay a run; fewer are written (a run near the top
     # sends the Fusion loop to its slow path).
     _SHORT_RUN = 32
+    # The coins of int64 profits' Fusion loop summed at a time (128 KiB: in the cache).
+    _SUM_CHUNK = 1 << 14
     # Internal status: a signal handler raised (its exception is set), or the caller told
     # the worker threads to stop.
     _STOPPED = 5
@@ -100,8 +102,7 @@ cdef struct RowSums:
     # int64 rows: sums of coins, checked (``overflow`` when one overflowed).
     int64_t even      # the coins of the unfused prefix at even offsets from its first coin
     int64_t odd       # ... at odd offsets
-    int64_t rest      # the other coins at even indices (in the buffer; only when the
-                      # total is wanted: with the value's alternating sum it gives the rest)
+    int64_t rest      # the sum of the other coins (only when the total is wanted)
     bint overflow
 
 

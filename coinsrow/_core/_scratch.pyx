@@ -46,7 +46,7 @@ cdef extern from *:
        Without the GCC/Clang atomics, nothing is kept. */
     #define COINSROW_KEPT_SLOTS 8
     #define COINSROW_KEPT_LEAST ((size_t)1 << 16)
-    #define COINSROW_KEPT_MOST ((size_t)64 << 20)
+    #define COINSROW_KEPT_MOST ((size_t)256 << 20)
     #if defined(__GNUC__) || defined(__clang__)
     #define COINSROW_KEEPS 1
     #else
@@ -178,7 +178,7 @@ cdef void _scratch_free(void *p) noexcept nogil:
 
 def scratch_kept():
     """The buffers kept between calls for the kernels' scratch: a list of ``(bytes, busy)``
-    per slot (``busy``: a call is using it). At most 64 MiB are kept in all."""
+    per slot (``busy``: a call is using it). At most 256 MiB are kept in all."""
     return [(coinsrow_kept_size(i), bool(coinsrow_kept_busy(i)))
             for i in range(COINSROW_KEPT_SLOTS)]
 

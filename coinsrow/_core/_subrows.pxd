@@ -11,6 +11,9 @@ cdef enum:
     _SR_QUERIES_PER_SIGNAL_CHECK = 64
     # Units of build work (merged entries, candidate pairs) between two looks at signals.
     _SR_WORK_PER_SIGNAL_CHECK = 1 << 20
+    # Nodes swept (a few random reads each, well under 10 ns) between two looks at signals
+    # while the heavy paths and the keys are laid out, minus one: a mask.
+    _SR_NODES_PER_SIGNAL_CHECK_MASK = (1 << 16) - 1
     # The smallest checkpoint spacing chosen automatically, and the memory it may use:
     # at most (n + 1) / _SR_CHECKPOINT_BUDGET checkpoints beyond two per table.
     _SR_MIN_SHIFT = 4
@@ -94,7 +97,7 @@ cdef int64_t _sr_core_bytes(_SRCore *c) noexcept nogil
 cdef void _sr_core_free(_SRCore *c) noexcept nogil
 
 cdef int _sr_core_layout(_SRCore *c, int64_t n, int64_t *ns, int64_t *ps, int64_t *par1,
-                         int64_t *par2) noexcept nogil
+                         int64_t *par2, int64_t *scratch0, int64_t *scratch1) except -1 nogil
 
 cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
                          coin_t *T, _SRExec *e) except -1 nogil

@@ -9,8 +9,17 @@ from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
 from coinsrow._core._subrows cimport *
 from coinsrow._core._rows_exact cimport _zero_of
 from coinsrow._core._rows_exact import check_finite_exact
+from coinsrow._core._window_exact cimport _w_order
 from coinsrow._core._window cimport _F_LIMIT, _w_forests, _w_heights, _window_forests_into
 from array import array as _window_array
+
+
+cdef inline int _every_so_often(int64_t j) except -1:
+    """Look at signals at every _SR_NODES_PER_SIGNAL_CHECK_MASK + 1-th step j of a loop on
+    Python numbers (KeyboardInterrupt)."""
+    if j & _SR_NODES_PER_SIGNAL_CHECK_MASK == _SR_NODES_PER_SIGNAL_CHECK_MASK:
+        _sr_check_signals()
+    return 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -54,6 +63,7 @@ cdef class SubRowsExact:
         h = [zero] * nb
         for j in range(n):
             h[j + 1] = coins[j] - h[j]
+            _every_so_often(j)
             if type(coins[j]) is float:
                 magnitude += fabs(coins[j])
         if not magnitude < _F_LIMIT:  # the machine structure's limit (floats only)
@@ -61,7 +71,7 @@ cdef class SubRowsExact:
             return
         self.h = h
         # The static forests from the ranks of the heights (ties by boundary: a stable sort).
-        order = sorted(range(nb), key=h.__getitem__)
+        order = list(_w_order(h))  # looks at signals, as list.sort does not
         ranks = _window_array("q", bytes(8 * nb))
         cdef int64_t[::1] rank_view = ranks
         for r in range(nb):
@@ -70,20 +80,23 @@ cdef class SubRowsExact:
         _window_forests_into(ranks, ns, ps, par1, par2)
         cdef int64_t[::1] ns_v = ns, ps_v = ps, p1_v = par1, p2_v = par2
         with nogil:
-            st = _sr_core_layout(&self.core, n, &ns_v[0], &ps_v[0], &p1_v[0], &p2_v[0])
+            st = _sr_core_layout(&self.core, n, &ns_v[0], &ps_v[0], &p1_v[0], &p2_v[0], NULL,
+                                 NULL)
         if st != OK:
             raise MemoryError()
         # Keys: the blocks of both forests ordered as the merge takes them (larger first; on
         # ties forest 0 first, then along the paths), key = count - rank.
         blocks = []
         for x in range(nb):
+            _every_so_often(x)
             if p1_v[x] >= 0:
                 blocks.append((h[x] + h[p1_v[x]], 0, x))
             if p2_v[x] >= 0:
                 blocks.append((h[x] + h[p2_v[x]], 1, x))
         # Larger values first; on ties forest 0 (left entries) first; along forest 0 paths
         # nodes increase, along forest 1 paths they decrease.
-        blocks.sort(key=lambda b: (-b[0], b[1], b[2] if b[1] == 0 else -b[2]))
+        order = list(_w_order([(-b[0], b[1], b[2] if b[1] == 0 else -b[2]) for b in blocks]))
+        blocks = [blocks[at] for at in order]
         for f in range(2):
             self.keys[f] = <int64_t *> malloc(self.core.side[f].nslots * sizeof(int64_t))
             if self.keys[f] == NULL:
@@ -91,18 +104,21 @@ cdef class SubRowsExact:
             for k in range(self.core.side[f].nslots):
                 self.keys[f][k] = 0
         for r in range(len(blocks)):
+            _every_so_often(r)
             f = blocks[r][1]
             self.keys[f][self.core.side[f].slot[blocks[r][2]]] = len(blocks) - r
         # Alternating sums per path, as the machine structure computes them.
         for f in range(2):
             K = [zero] * self.core.side[f].nslots
             for k in range(self.core.side[f].nslots):
+                _every_so_often(k)
                 x = self.core.side[f].node[k]
                 p = (p1_v[x] if f == 0 else p2_v[x]) if x >= 0 else -1
                 if p >= 0:
                     K[k] = h[x] + h[p]
             alt = [zero] * self.core.side[f].nslots
             for p in range(self.core.side[f].npaths):
+                _every_so_often(p)
                 k = self.core.side[f].start[p]
                 alt[k] = zero
                 for j in range(self.core.side[f].weighted[p]):
@@ -163,6 +179,7 @@ cdef class SubRowsExact:
         cdef list h = self.h, T = self.T, alt
         cdef object r
         for i in range(0, self.e.nops, 4):
+            _every_so_often(i >> 2)
             code = ops[i]
             x = ops[i + 1]
             y = ops[i + 2]

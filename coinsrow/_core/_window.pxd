@@ -92,6 +92,10 @@ cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *ri
 cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
                    int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1) noexcept nogil
 
+cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
+                            int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
+                            int64_t *steps) except -1 nogil
+
 cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h,
                     double *magnitude) noexcept nogil
 

@@ -3,6 +3,8 @@
 from coinsrow._core._types cimport *
 
 
+cdef object _w_order(list h)
+
 cdef class RowWindowsExact:
     cdef list h, val, alt, tl, tr, sz, pri, nxt, prv, left, right, base, flat
     cdef list ys_of, pm_of, sp_of, m_of, tail_of

@@ -1,6 +1,7 @@
 # coinsrow._core._window_exact: the exact twins of _window (the window structure and the
 # pizza) on Python numbers.
 
+cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
@@ -78,6 +79,9 @@ cdef object _w_order(list h):
     return source.base
 
 
+# Not picklable (as RowWindows is not): an Engine pickles as its game and its moves, and a
+# structure's state from a pickle would be trusted unchecked.
+@cython.auto_pickle(False)
 cdef class RowWindowsExact:
     """``RowWindows`` on a list of Python numbers: the same methods and the same bounds
     (O(n log n) to build, O(log n) amortised a pop), a constant factor slower. Building
