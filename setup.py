@@ -50,9 +50,23 @@ DIRECTIVES = {
 }
 
 # Appended after Python's own CFLAGS (which often carry -g), so these win.
+# -fno-asynchronous-unwind-tables: no .eh_frame unwind tables (C code raises no exceptions to
+# unwind through): 0.10 MB less in all, stripped, on x86-64 Linux. Profilers still read the
+# symbol table; only DWARF call graphs (perf --call-graph dwarf) lose these modules' callers.
 COMPILE_ARGS = {
     "msvc": ["/Od", "/Zi"] if DEBUG else ["/O2"],
-    "unix": ["-O0", "-g"] if DEBUG else ["-O3", "-g0"],
+    "unix": ["-O0", "-g"] if DEBUG else ["-O3", "-g0", "-fno-asynchronous-unwind-tables"],
+}
+# The exact twins (Python objects, every operation a call into the interpreter) and Cython's
+# shared runtime (per call: argument parsing, buffer acquisition) are compiled for size.
+# Measured on x86-64 Linux, stripped: twins and runtime 1.10 MB at -O3, 0.98 MB at -O2,
+# 0.68 MB at -Os; callgrind, instructions of a mixed exact workload (rows of big ints,
+# ints, floats and Fractions, a forest, a pizza, a game): -O2 +2.0%, -Os +6.4% over -O3; of
+# 20,000 small machine calls (value/profits/play of ten coins) with the runtime at -Os:
+# +0.1%.
+COLD_COMPILE_ARGS = {
+    "msvc": COMPILE_ARGS["msvc"] if DEBUG else ["/O1"],
+    "unix": COMPILE_ARGS["unix"] if DEBUG else ["-Os", "-g0", "-fno-asynchronous-unwind-tables"],
 }
 LINK_ARGS = {
     "msvc": [],
@@ -124,7 +138,8 @@ class BuildExt(build_ext):
             # The C file depends on its .pyx and the .pxd files: the compiler reruns when
             # Cython rewrote the C, and only then.
             ext.depends = []
-            ext.extra_compile_args = COMPILE_ARGS[kind]
+            cold = ext.name.endswith("_exact") or ext.name == SHARED_RUNTIME
+            ext.extra_compile_args = (COLD_COMPILE_ARGS if cold else COMPILE_ARGS)[kind]
             ext.extra_link_args = LINK_ARGS[kind]
 
     def compiler_type(self) -> str:

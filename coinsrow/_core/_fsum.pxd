@@ -1,6 +1,5 @@
 # Declarations of coinsrow._core._fsum that other modules cimport.
 
-from libc.stdint cimport int64_t, uint8_t, uint64_t
 from coinsrow._core._types cimport *
 from libc.string cimport memcpy, memset
 

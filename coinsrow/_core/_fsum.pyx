@@ -19,27 +19,11 @@
 # No intermediate sum can overflow; a sum whose rounded value is beyond the float range
 # gives +-inf (the callers then redo the game exactly, as for any float overflow).
 
-cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-# Scratch memory comes from Python's raw allocator (every allocation, growth and release
-# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
-# benchmarks measure the kernels' scratch too.
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 
 from libc.math cimport ldexp
 from libc.string cimport memcpy, memset
-
-
-
-
-
 
 
 cdef void _exact_sum_carry(ExactSum *acc) noexcept nogil:
@@ -54,8 +38,6 @@ cdef void _exact_sum_carry(ExactSum *acc) noexcept nogil:
         carry = (v - low) / digit   # exact (no signed shift, whose meaning C leaves open)
     acc.chunk[_FSUM_CHUNKS - 1] += carry
     acc.adds_left = _FSUM_ADDS_BEFORE_CARRY
-
-
 
 
 cdef double exact_sum_result(ExactSum *acc) noexcept nogil:

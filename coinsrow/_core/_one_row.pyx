@@ -2,17 +2,6 @@
 # reduced on one thread or in parts on several (_row_stack), then its Greedy phase
 # (_row_greedy). docs/rows.md.
 
-cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-# Scratch memory comes from Python's raw allocator (every allocation, growth and release
-# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
-# benchmarks measure the kernels' scratch too.
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code

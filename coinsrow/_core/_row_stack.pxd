@@ -1,9 +1,6 @@
 # Declarations of coinsrow._core._row_stack that other modules cimport: the reduced row as
 # a stack of written entries and runs of coins, and the inline readers of its entries.
 
-from libc.stdint cimport INT64_MAX, int64_t, uint64_t
-from libc.string cimport memcpy
-from libc.math cimport INFINITY
 from coinsrow._core._types cimport *
 
 
@@ -46,7 +43,6 @@ cdef enum:
     _SAMPLE_COINS = 1 << 13
 
 
-
 cdef extern from *:
     """
     #if defined(_MSC_VER)
@@ -68,7 +64,6 @@ cdef extern from *:
     int coinsrow_ctz64(uint64_t x) noexcept nogil
     int coinsrow_load_flag(const int *flag) noexcept nogil
     void coinsrow_store_flag(int *flag, int value) noexcept nogil
-
 
 
 cdef extern from "Python.h":

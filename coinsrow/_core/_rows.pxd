@@ -1,9 +1,7 @@
 # Declarations of coinsrow._core._rows that other modules cimport.
 
-from libc.stdint cimport int64_t, uint8_t, uint64_t
 from coinsrow._core._types cimport *
-from libc.string cimport memcpy
-from libc.math cimport isfinite
+from coinsrow._core._sort cimport _key, _unkey
 
 
 cdef struct Component:
@@ -35,31 +33,6 @@ cdef inline coin_t _head(Component *comp, coin_t *values) noexcept nogil:
     if values[comp.left] >= values[comp.right]:
         return values[comp.left]
     return values[comp.right]
-
-cdef inline uint64_t _key(coin_t x) noexcept nogil:
-    """An unsigned key in the order of the coins (IEEE order for finite doubles)."""
-    cdef uint64_t bits
-    if coin_t is int64_t:
-        return (<uint64_t> x) ^ (<uint64_t> 1 << 63)
-    else:
-        memcpy(&bits, &x, sizeof(bits))
-        if bits >> 63:
-            return ~bits
-        return bits | (<uint64_t> 1 << 63)
-
-cdef inline coin_t _unkey(uint64_t key, coin_t *kind) noexcept nogil:
-    """The inverse of ``_key``; ``kind`` only selects the type."""
-    cdef double d
-    if coin_t is int64_t:
-        return <int64_t> (key ^ (<uint64_t> 1 << 63))
-    else:
-        if key >> 63:
-            key ^= <uint64_t> 1 << 63
-        else:
-            key = ~key
-        memcpy(&d, &key, sizeof(d))
-        return d
-
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil
 

@@ -6,17 +6,6 @@
 # ``[starts[c], stops[c])`` of its coins in that buffer. Components ``0 .. n_rows - 1`` are
 # rows (take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
 
-cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-# Scratch memory comes from Python's raw allocator (every allocation, growth and release
-# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
-# benchmarks measure the kernels' scratch too.
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
@@ -29,8 +18,6 @@ cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t s
         if not isfinite(coins[p]):
             return p
     return -1
-
-
 
 
 cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
@@ -117,8 +104,6 @@ cdef int64_t _reduce_loop(const coin_t[::1] coins, int64_t start, int64_t stop,
     return sp - values
 
 
-
-
 cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
                           const int64_t[::1] stops, Py_ssize_t n_rows,
                           coin_t *values, int64_t *segments, Component *components,
@@ -179,10 +164,6 @@ cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
         # Entries removed by Fruitless stay where they are: the play reads their segments.
         base = comp.fused_end
     return OVERFLOW if ovf else OK
-
-
-
-
 
 
 cdef void _sift_down(int64_t *heap, int64_t size, int64_t i, Component *components,
@@ -278,10 +259,6 @@ cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *s
                 out_coin[turn] = p
                 turn += 1
     return OVERFLOW if ovf else OK
-
-
-
-
 
 
 cdef int64_t _gather_keys(Py_ssize_t k, Component *components, double *values,
@@ -460,8 +437,6 @@ cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) e
             raise ValueError("a component ends before it starts")
         n += stops[c] - starts[c]
     return n
-
-
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,7 +1,5 @@
 # Declarations of coinsrow._core._rows_exact that other twins cimport.
 
-from libc.stdint cimport int64_t
-from libc.math cimport isfinite
 from coinsrow._core._types cimport *
 
 

@@ -2,14 +2,6 @@
 # on Python numbers. On ints, Fraction and Decimal they are exact; on Python floats they round
 # as the loops of _rows do (same operations, same order), and report OVERFLOW where those would.
 
-cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
@@ -37,10 +29,6 @@ def check_finite_exact(list coins):
         if type(coins[p]) is float and not isfinite(coins[p]):
             return Status.NOT_FINITE, p
     return Status.OK, None
-
-
-
-
 
 
 cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
@@ -88,8 +76,6 @@ cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_
                 tail = segments[top]
         reduced.append([values, segments if want_segments else None, 0, top - 1, stop, tail])
     return fruitless, reduced
-
-
 
 
 cdef object _greedy_exact(list reduced, Py_ssize_t n_rows, object total, list play):

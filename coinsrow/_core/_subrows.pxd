@@ -1,6 +1,5 @@
 # Declarations of coinsrow._core._subrows that other modules cimport.
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from coinsrow._core._types cimport *
 
 

@@ -25,17 +25,6 @@
 # for bit. int64: the heights stay below 2^59 (WINDOW_INT64_LIMIT), so no block (2^60) or
 # alternating sum of sorted blocks (2^61) can overflow; the sums are checked all the same.
 
-cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-# Scratch memory comes from Python's raw allocator (every allocation, growth and release
-# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
-# benchmarks measure the kernels' scratch too.
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._rows cimport _first_not_finite
@@ -54,14 +43,6 @@ cdef extern from "Python.h":
 cdef bint _sr_interrupted() noexcept with gil:
     """Run the pending signal handlers; True when one raised (the exception is set)."""
     return _sr_signals_raw() < 0
-
-
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------------------
@@ -398,8 +379,6 @@ cdef inline void _sr_store(_SRExec *e, coin_t *T, int64_t c) noexcept nogil:
         T[c] = e.ri[_SR_F]
     else:
         T[c] = e.rf[_SR_F]
-
-
 
 
 # ---------------------------------------------------------------------------------------
@@ -829,8 +808,6 @@ cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_
                 if _sr_interrupted():
                     return -1
     return 0
-
-
 
 
 cdef int64_t *_sr_grown(int64_t **scratch, int64_t count) noexcept nogil:

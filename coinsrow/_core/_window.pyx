@@ -28,24 +28,11 @@
 # float64: heights past 1e300 in magnitude are refused the same way (no inf, no NaN inside).
 
 cimport cython
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
-from libc.string cimport memcpy, memmove, memset
-from libc.math cimport fabs, isfinite, ldexp, INFINITY
-from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
-# Scratch memory comes from Python's raw allocator (every allocation, growth and release
-# through the same one): safe without the GIL, and seen by tracemalloc, so the memory
-# benchmarks measure the kernels' scratch too.
-from cpython.mem cimport (PyMem_RawMalloc as malloc, PyMem_RawCalloc as calloc,
-                          PyMem_RawRealloc as realloc, PyMem_RawFree as free)
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._rows cimport _first_not_finite, _one_row_float_profits, _one_row_greedy, _reduce_into
 from coinsrow._core._rows_exact cimport _value_exact  # _check_window_state only
 
-from libc.math cimport fabs
-from cpython.exc cimport PyErr_CheckSignals
-cimport cython
 from array import array as _window_array
 
 # |h| must stay below this for the int64 window loops (see above).
@@ -57,15 +44,11 @@ WINDOW_INT64_LIMIT = 2**59
 # answers rounded once).
 
 
-
-
 cdef int _w_check_signals() except -1 nogil:
     """Run Python's signal handlers; raises what they raise (KeyboardInterrupt)."""
     with gil:
         PyErr_CheckSignals()
     return 0
-
-
 
 
 cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
@@ -231,14 +214,9 @@ cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[
 # The treap of block values (nodes are boundaries; ``nil`` is an extra node of size 0).
 
 
-
-
-
 cdef inline bint _w_before(coin_t *val, int64_t a, int64_t b) noexcept nogil:
     """In-order: larger block value first, then the smaller boundary."""
     return val[a] > val[b] or (val[a] == val[b] and a < b)
-
-
 
 
 cdef void _w_split(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x,
@@ -320,10 +298,6 @@ cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
     _w_tree_add(w, val, alt, t)
 
 
-
-
-
-
 # ---------------------------------------------------------------------------------------
 # The four deque operations on the window [left[0], right[0]] of one row.
 
@@ -384,8 +358,6 @@ cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *ri
             x = b
         _w_add_block(w, h, val, alt, x, prev)
         prev = x
-
-
 
 
 # ---------------------------------------------------------------------------------------
@@ -863,9 +835,6 @@ cdef class RowWindows:
             raise IndexError(c)
         return (self.w.nxt[self.left[c]] - self.left[c],
                 self.right[c] - self.w.prv[self.right[c]])
-
-
-
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 # Declarations of coinsrow._core._window_exact that other twins cimport.
 
-from libc.stdint cimport int64_t
 from coinsrow._core._types cimport *
 
 

@@ -1,0 +1,1029 @@
+# coinsrow._core._forest_blocks: the blocks of a forest, bottom-up (docs/forests.md; the
+# method is described at the top of _forest.pyx): the value's variant (ties do not matter)
+# and the slots' variant with the tie rule, which the play and the engine use.
+
+from coinsrow._core._types cimport *
+
+from coinsrow._core._scratch cimport _scratch, _scratch_free
+from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
+from coinsrow._core._sort cimport *
+from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _padded,
+    _play_float_profits, _reduce_all_into, _reduce_into)
+
+
+cdef struct _Node:
+    # A vertex of the value's pairing heaps, 16 bytes: its key and links in one memory access
+    # (the heaps jump around memory; a cache line holds four vertices).
+    uint64_t key      # the bits of a coin_t (_node_key, _set_node_key)
+    int32_t child     # the first child; before the vertex is visited: its unvisited children
+    int32_t sibling   # the next sibling, or the next heap in a list of heaps
+
+
+# -- the order of the vertices: children first -----------------------------------------------
+
+cdef int _children_first_kind(int64_t n, const int64_t *par) noexcept nogil:
+    """0 when every parent precedes its children (decreasing ids put children first), 1 when
+    every parent follows them (increasing ids), 2 otherwise. ``par[v]`` is v's parent, -1 for
+    a root, -2 for a vertex that is not there."""
+    cdef int64_t v
+    cdef bint before = True, after = True
+    for v in range(n):
+        if par[v] >= 0:
+            before &= par[v] < v
+            after &= par[v] > v
+    return 0 if before else (1 if after else 2)
+
+
+cdef int64_t _kahn_order(int64_t n, const int64_t *par, int64_t *order,
+                         int64_t *count) except -1 nogil:
+    """The vertices (par[v] != -2) leaves first, each after all its children (Kahn's order):
+    the leaves by increasing id, then each vertex when its last child is done. Returns how
+    many vertices are in ``order``; those on a cycle (an invalid forest) never are. O(n)."""
+    cdef int64_t v, head = 0, tail = 0, p
+    for v in range(n):
+        count[v] = 0
+    for v in range(n):
+        if par[v] >= 0:
+            count[par[v]] += 1
+    for v in range(n):
+        if par[v] != -2 and count[v] == 0:
+            order[tail] = v
+            tail += 1
+    while head < tail:
+        _forest_signals(head)
+        p = par[order[head]]
+        head += 1
+        if p >= 0:
+            count[p] -= 1
+            if count[p] == 0:
+                order[tail] = p
+                tail += 1
+    return tail
+
+
+cdef inline int64_t _order_at(int kind, int64_t n, const int64_t *order, int64_t j) noexcept nogil:
+    if kind == 0:
+        return n - 1 - j
+    if kind == 1:
+        return j
+    return order[j]
+
+
+# -- pairing heaps over vertex ids -------------------------------------------------------------
+# K[v] is the key of vertex v, CH[v] its first child and SB[v] its next sibling (-1: none).
+# Order: the larger key first, then the lower id.
+
+cdef inline bint _ph_before(const coin_t *K, int64_t a, int64_t b) noexcept nogil:
+    return K[a] > K[b] or (K[a] == K[b] and a < b)
+
+
+cdef inline int64_t _ph_meld(const coin_t *K, int64_t *CH, int64_t *SB, int64_t a,
+                             int64_t b) noexcept nogil:
+    cdef int64_t t
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    if _ph_before(K, b, a):
+        t = a
+        a = b
+        b = t
+    SB[b] = CH[a]
+    CH[a] = b
+    return a
+
+
+cdef int64_t _ph_pop(const coin_t *K, int64_t *CH, int64_t *SB, int64_t h) noexcept nogil:
+    """The heap of root h without h: its children paired left to right, then melded right to
+    left (two-pass pairing, O(log n) amortised)."""
+    cdef int64_t c = CH[h], pairs = -1, a, b, rest, r
+    if c < 0:
+        return -1
+    if SB[c] < 0:
+        return c  # one child (a chain, a path): O(1)
+    while c >= 0:
+        a = c
+        b = SB[a]
+        if b < 0:
+            SB[a] = pairs
+            pairs = a
+            break
+        rest = SB[b]
+        SB[a] = -1
+        SB[b] = -1
+        a = _ph_meld(K, CH, SB, a, b)
+        SB[a] = pairs
+        pairs = a
+        c = rest
+    r = pairs
+    pairs = SB[r]
+    SB[r] = -1
+    while pairs >= 0:
+        rest = SB[pairs]
+        SB[pairs] = -1
+        r = _ph_meld(K, CH, SB, r, pairs)
+        pairs = rest
+    return r
+
+
+# The value's heaps: the same pairing heaps on _Node records (ties in any order: the value
+# does not depend on them).
+
+cdef inline coin_t _node_key(const _Node *N, int64_t v, const coin_t *like) noexcept nogil:
+    cdef coin_t x
+    memcpy(&x, &N[v].key, sizeof(coin_t))
+    return x
+
+
+cdef inline void _set_node_key(_Node *N, int64_t v, coin_t x) noexcept nogil:
+    memcpy(&N[v].key, &x, sizeof(coin_t))
+
+
+cdef inline int32_t _node_meld(_Node *N, int32_t a, int32_t b, const coin_t *like) noexcept nogil:
+    cdef int32_t t
+    if a < 0:
+        return b
+    if b < 0:
+        return a
+    if _node_key(N, b, like) > _node_key(N, a, like):
+        t = a
+        a = b
+        b = t
+    N[b].sibling = N[a].child
+    N[a].child = b
+    return a
+
+
+cdef int32_t _node_pop(_Node *N, int32_t h, const coin_t *like) noexcept nogil:
+    """``_ph_pop`` on _Node records."""
+    cdef int32_t c = N[h].child, pairs = -1, a, b, rest, r
+    if c < 0:
+        return -1
+    if N[c].sibling < 0:
+        return c
+    while c >= 0:
+        a = c
+        b = N[a].sibling
+        if b < 0:
+            N[a].sibling = pairs
+            pairs = a
+            break
+        rest = N[b].sibling
+        N[a].sibling = -1
+        N[b].sibling = -1
+        a = _node_meld(N, a, b, like)
+        N[a].sibling = pairs
+        pairs = a
+        c = rest
+    r = pairs
+    pairs = N[r].sibling
+    N[r].sibling = -1
+    while pairs >= 0:
+        rest = N[pairs].sibling
+        N[pairs].sibling = -1
+        r = _node_meld(N, r, pairs, like)
+        pairs = rest
+    return r
+
+
+# -- the value: bottom-up over the forest ------------------------------------------------------
+
+cdef enum:
+    # Vertices visited ahead of time whose records are prefetched (the heaps are latency
+    # bound: a random tree's parent and first child are anywhere in memory).
+    _FOREST_AHEAD = 12
+
+
+cdef inline int32_t _lay_out(_Node *N, const coin_t *stack, int64_t top, int32_t *pool,
+                            int32_t *free_lo, int32_t free_hi) noexcept nogil:
+    """The keys of an array heap (ascending) as a chain of records, the largest first:
+    records from the pool (linked through sibling), then the free range free_lo..free_hi;
+    returns the chain's head."""
+    cdef int32_t head = -1, previous = -1, v
+    while top > 0:
+        top -= 1
+        if pool[0] >= 0:
+            v = pool[0]
+            pool[0] = N[v].sibling
+        else:
+            v = free_lo[0]
+            free_lo[0] += 1
+        _set_node_key(N, v, stack[top])
+        N[v].child = -1
+        N[v].sibling = -1
+        if previous >= 0:
+            N[previous].child = v
+        else:
+            head = v
+        previous = v
+    return head
+
+
+cdef inline int64_t _parent_at(const int64_t *par, const _Node *N, bint renumbered,
+                               int64_t v) noexcept nogil:
+    """The parent of a vertex not visited yet (renumbered: in its record)."""
+    if renumbered:
+        return N[v].child
+    return par[v]
+
+
+cdef inline coin_t _coin_at(const coin_t *coin, const _Node *N, bint renumbered,
+                            int64_t v) noexcept nogil:
+    """The coin of a vertex not visited yet (renumbered: in its record)."""
+    if renumbered:
+        return _node_key(N, v, coin)
+    return coin[v]
+
+
+cdef inline int _far(int64_t a, int64_t b) noexcept nogil:
+    return (<uint64_t> (a - b + _FOREST_NEAR)) > 2 * _FOREST_NEAR
+
+
+cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order,
+                                       int64_t j) noexcept nogil:
+    """The j-th vertex children first: by decreasing id (kind 0), increasing (1), or
+    ``order`` (Kahn's, all n of them)."""
+    if kind == 0:
+        return n - 1 - j
+    if kind == 1:
+        return j
+    return order[j]
+
+
+cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
+                        int32_t *order, int64_t count, _Node *N) except -1 nogil:
+    """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
+    children on the table; each vertex is appended when its last child is done. Returns
+    the length of the order (the vertices on the table), or -1 with KeyboardInterrupt (or
+    what a signal handler raised) set: it looks at signals, so the error must reach the
+    caller, which stops and frees its scratch. O(n)."""
+    cdef int64_t j = 0, p
+    while j < count:
+        _forest_signals(j)
+        p = par[order[j]]
+        j += 1
+        if p >= 0 and not (any_removed and gone[p]):
+            N[p].child -= 1
+            if N[p].child == 0:
+                order[count] = <int32_t> p
+                count += 1
+    return count
+
+
+cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone,
+                     bint any_removed, int64_t n, int kind, const int32_t *order,
+                     int64_t visits, int32_t *size, int32_t *position, int32_t *kids,
+                     _Node *N) except -1 nogil:
+    """The forest's vertices on the table renumbered in preorder (each subtree a range of
+    ids, its root first; siblings in the order opposite to their visits children first), a
+    vertex whose parent is off the table a root: writes the coin and the parent of new id i
+    to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
+    to -1. Returns 0, writing nothing more, when the ids are a preorder already (and no
+    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it looks
+    at signals: the error reaches the caller, which stops and frees its scratch). n is the number of ids; ``kind`` (``_children_first_kind``)
+    the order children first: decreasing ids (0), increasing (1), or the first ``visits``
+    of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
+    room for n ids each.
+
+    Three passes, each reading the parents in order and one other array at the parent (no
+    chain of dependent reads): the sizes of the subtrees, children first; each vertex's
+    first id, parents first (a parent's size becomes the next free id in its range); the
+    coins and parents moved to their new ids. O(n)."""
+    cdef int64_t j, v, p, s, at, next_root = 0
+    cdef bint same = not any_removed and kind != 2
+    if kind != 2:
+        visits = n
+    for v in range(n):
+        size[v] = 1
+    for j in range(visits):
+        _forest_signals(j)
+        v = _children_first_at(kind, n, order, j)
+        if j + _RENUMBER_AHEAD < visits:
+            p = par[_children_first_at(kind, n, order, j + _RENUMBER_AHEAD)]
+            if p >= 0:
+                coinsrow_prefetch(&size[p])
+        if any_removed and gone[v]:
+            continue
+        p = par[v]
+        if p >= 0 and not (any_removed and gone[p]):
+            size[p] += size[v]
+    for j in range(visits):
+        _forest_signals(j)
+        v = _children_first_at(kind, n, order, visits - 1 - j)
+        if j + _RENUMBER_AHEAD < visits:
+            p = par[_children_first_at(kind, n, order, visits - 1 - j - _RENUMBER_AHEAD)]
+            if p >= 0:
+                coinsrow_prefetch(&size[p])
+        if any_removed and gone[v]:
+            continue
+        p = par[v]
+        s = size[v]
+        if p < 0 or (any_removed and gone[p]):
+            at = next_root
+            next_root += s
+        else:
+            at = size[p]
+            size[p] = <int32_t> (at + s)
+        size[v] = <int32_t> (at + 1)
+        position[v] = <int32_t> at
+        same &= at == v
+    if same:
+        for v in range(n):
+            kids[v] = -1
+        return 0
+    for v in range(n):
+        _forest_signals(v)
+        kids[v] = -1
+        if v + _RENUMBER_AHEAD < n and not (any_removed and gone[v + _RENUMBER_AHEAD]):
+            # The record written and the parent's id read a few vertices ahead, requested
+            # now (both anywhere in memory).
+            coinsrow_prefetch(&N[position[v + _RENUMBER_AHEAD]])
+            p = par[v + _RENUMBER_AHEAD]
+            if p >= 0:
+                coinsrow_prefetch(&position[p])
+        if any_removed and gone[v]:
+            continue
+        at = position[v]
+        p = par[v]
+        # One record written per vertex, its coin and parent side by side (one cache line).
+        _set_node_key(N, at, coin[v])
+        N[at].child = position[p] if p >= 0 and not (any_removed and gone[p]) else -1
+    return 1
+
+
+cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[::1] parents,
+                          const uint8_t[::1] removed, coin_t *keys, int64_t *n_keys,
+                          coin_t *frozen, bint *overflow) except -1 nogil:
+    """Bottom-up block merging of a forest of fewer than 2^31 nodes, for its value: appends
+    the blocks released at the roots to keys[n_keys[0]:] (n_keys[0] grows) and adds the
+    frozen blocks to frozen[0]. ``keys`` has room for a key per vertex on the table after
+    n_keys[0]: the room not yet written is the scratch of the runs' sorts.
+
+    Vertices are visited children first: by decreasing id when every parent precedes its
+    children, increasing when it follows them, else in Kahn's order (leaves first, then each
+    vertex when its last child is done); an int64 forest whose heaps would be scattered over
+    the records (``_FOREST_NEAR``, ``_FOREST_BRANCHING``) is first renumbered in preorder
+    (``_renumbered``) and visited by decreasing new id. Each vertex keeps the list of its
+    children's heaps; those that are one block each are sorted as one run once there are
+    _FOREST_RUN of them, the others melded. A heap that is one sorted run, or a chain going up (each vertex the
+    only child of the next one visited), lives in an array (a stack: the largest key on top)
+    until it meets a vertex with other children, where it becomes a chain of records. The
+    released blocks left at the roots are read from the arrays and heaps, in order for an
+    array and a chain. O(n log n); O(n) for paths and stars. NO_MEMORY if scratch memory is
+    refused.
+    """
+    cdef int64_t n = parents.shape[0], size = n if n > 0 else 1
+    cdef _Node *N = NULL
+    cdef int32_t *kids = NULL    # each vertex's children's heaps, linked through sibling
+    cdef int32_t *order = NULL   # Kahn's order, extended as vertices are visited
+    cdef coin_t *stack = NULL    # the array heap (ascending: its maximum at top - 1)
+    cdef int64_t j, count = n, tail = 0, m, r, w, near, nearest, top = 0
+    cdef int32_t u, h, x, p, q, nx, singles, head, next_vertex
+    cdef int32_t roots = -1      # the roots' final heaps, linked through sibling
+    cdef int32_t owner = -1      # the vertex whose only child's heap is the array
+    cdef int32_t pool = -1       # records free for the array's keys: this list, linked
+    cdef int32_t free_lo = 0     # through sibling, and the ids free_lo..free_hi (the visited
+    cdef int32_t free_hi = -1    # ids of a chain of consecutive ids): top of them at least
+    cdef int32_t step = 1        # the id visited next, in the first two orders: u + step
+    cdef int32_t sibling_parent = -1  # the parent of the leaf just visited
+    cdef int kind
+    cdef coin_t d, key
+    cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
+    cdef const coin_t *coin
+    cdef const int64_t *par
+    cdef const uint8_t *gone
+    cdef bint renumbered = False  # coins and parents in preorder, in N (_renumbered)
+    cdef int64_t scattered = 0, live = 0, pu, branching = 0
+    if n == 0:
+        return OK
+    coin = &coins[fbase]
+    par = &parents[0]
+    gone = &removed[0]
+    try:
+        N = <_Node *> _scratch(size * sizeof(_Node))
+        kids = <int32_t *> _scratch(size * sizeof(int32_t))
+        stack = <coin_t *> _scratch(size * sizeof(coin_t))
+        if N == NULL or kids == NULL or stack == NULL:
+            return NO_MEMORY
+        for j in range(n):
+            _forest_signals(j)
+            kids[j] = -1
+            if gone[j]:
+                any_removed = True
+            elif par[j] >= 0 and not gone[par[j]]:
+                before &= par[j] < j
+                after &= par[j] > j
+        kind = 0 if before else (1 if after else 2)
+        if coin_t is int64_t and kind != 2:
+            # Scattered vertices: a parent far from its child and from the previous vertex's
+            # parent (the heaps of a subtree then lie all over the records), counted on one
+            # vertex in _FOREST_SAMPLE.
+            live = 0
+            j = 1
+            while j < n:
+                if not gone[j]:
+                    live += 1
+                    scattered += _far(par[j], j) & _far(par[j], par[j - 1])
+                j += _FOREST_SAMPLE
+        if coin_t is int64_t and kind != 2 and scattered * _FOREST_SCATTERED > live:
+            live = n
+            if any_removed:
+                for j in range(n):
+                    live -= gone[j]
+            if _renumbered(coin, par, gone, any_removed, n, kind, NULL, n, kids,
+                           <int32_t *> stack, kids, N):
+                renumbered = True
+                n = live
+                count = live
+                any_removed = False
+                kind = 0
+        if kind == 2:
+            order = <int32_t *> _scratch(size * sizeof(int32_t))
+            if order == NULL:
+                return NO_MEMORY
+            for j in range(n):
+                N[j].child = 0
+            for j in range(n):
+                _forest_signals(j)
+                if not gone[j] and par[j] >= 0 and not gone[par[j]]:
+                    N[par[j]].child += 1
+            for j in range(n):
+                if not gone[j]:
+                    if N[j].child == 0:
+                        order[tail] = <int32_t> j
+                        tail += 1
+                    branching += N[j].child >= 2
+            count = tail
+        if coin_t is int64_t and kind == 2 and branching * _FOREST_BRANCHING > n:
+            # Parents anywhere, and many vertices with several children (a random tree: many
+            # heaps popped): Kahn's order in full (each vertex when its last child is done),
+            # then the preorder renumbering along it. Its visits would jump all over memory;
+            # the renumbered forest's go down the ids. (A path's, a star's or a
+            # caterpillar's heaps are chains and runs: renumbering them measured slower.)
+            count = _kahn_rest(par, gone, any_removed, order, count, N)
+            live = count
+            if _renumbered(coin, par, gone, any_removed, n, kind, order, count, kids,
+                           <int32_t *> stack, kids, N):
+                renumbered = True
+                n = live
+                any_removed = False
+                kind = 0
+        j = 0
+        step = -1 if kind == 0 else 1
+        while j < count:
+            if sibling_parent >= 0:
+                # The last vertex was a leaf whose record went on its parent's list, and a
+                # sibling comes next: while the next ones are leaves of the same parent (a
+                # star's, or any vertex's whose leaves are numbered one after the other),
+                # the same, in a short loop (the general visit below does nothing more for
+                # them; its prefetches are hints). The one right before the parent itself
+                # goes the general way (an array starts there).
+                while j + 1 < count:
+                    u = <int32_t> (n - 1 - j if kind == 0 else j)
+                    if (kids[u] >= 0
+                            or _parent_at(par, N, renumbered, u) != sibling_parent):
+                        break
+                    if sibling_parent == u + step:
+                        break
+                    _forest_signals(j)
+                    d = _coin_at(coin, N, renumbered, u)
+                    if coin_t is double:
+                        d = d + 0.0
+                    _set_node_key(N, u, d)
+                    N[u].child = -1
+                    N[u].sibling = kids[sibling_parent]
+                    kids[sibling_parent] = u
+                    j += 1
+                sibling_parent = -1
+            _forest_signals(j)
+            if kind == 0:
+                u = <int32_t> (n - 1 - j)
+                w = u - _FOREST_AHEAD
+                near = u - _FOREST_AHEAD // 2
+                nearest = u - _FOREST_AHEAD // 4
+            elif kind == 1:
+                u = <int32_t> j
+                w = u + _FOREST_AHEAD
+                near = u + _FOREST_AHEAD // 2
+                nearest = u + _FOREST_AHEAD // 4
+            else:
+                u = order[j]
+                w = order[j + _FOREST_AHEAD] if j + _FOREST_AHEAD < count else -1
+                near = order[j + _FOREST_AHEAD // 2] if j + _FOREST_AHEAD // 2 < count else -1
+                nearest = -1  # measured slower here: these records are prefetched below
+                if j + 2 * _FOREST_AHEAD < count:
+                    # Kahn's order jumps around memory: what a vertex further ahead reads
+                    # first (its parent, coin, list, record) is requested now.
+                    x = order[j + 2 * _FOREST_AHEAD]
+                    coinsrow_prefetch(&par[x])
+                    coinsrow_prefetch(&coin[x])
+                    coinsrow_prefetch(&kids[x])
+                    coinsrow_prefetch(&N[x])
+            j += 1
+            if any_removed and gone[u]:
+                continue
+            # u's coin and parent, read before u's record is written (renumbered: they are
+            # in it).
+            pu = _parent_at(par, N, renumbered, u)
+            d = _coin_at(coin, N, renumbered, u)
+            in_array = owner == u
+            if in_array and kids[u] >= 0:
+                # Other children too: the array becomes a chain of records, one more heap
+                # in u's list.
+                in_array = False
+                if top > 0:
+                    q = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
+                    N[q].sibling = kids[u]
+                    kids[u] = q
+                top = 0
+                owner = -1
+            h = -1
+            if not in_array:
+                if 0 <= w < n:
+                    # A vertex visited soon: its parent's list head and its first child's
+                    # record; nearer, that child's first child and next sibling (the records
+                    # the visit will read next).
+                    x = <int32_t> _parent_at(par, N, renumbered, w)
+                    if x >= 0:
+                        coinsrow_prefetch(&kids[x])
+                    if kids[w] >= 0:
+                        coinsrow_prefetch(&N[kids[w]])
+                if 0 <= near < n and kids[near] >= 0:
+                    q = kids[near]
+                    if N[q].child >= 0:
+                        coinsrow_prefetch(&N[N[q].child])
+                    if N[q].sibling >= 0:
+                        coinsrow_prefetch(&N[N[q].sibling])
+                if 0 <= nearest < n and kids[nearest] >= 0:
+                    # Nearer still, one step further down the list: the third heap's record
+                    # and the second heap's first child.
+                    q = N[kids[nearest]].sibling
+                    if q >= 0:
+                        if N[q].sibling >= 0:
+                            coinsrow_prefetch(&N[N[q].sibling])
+                        if N[q].child >= 0:
+                            coinsrow_prefetch(&N[N[q].child])
+                # The children's heaps: the one-block ones set aside, their keys gathered
+                # in the array (free: no array is on while this runs). When they are all
+                # one-block heaps, their list is kept as it is.
+                singles = kids[u]
+                r = 0
+                q = kids[u]
+                while q >= 0:
+                    if N[q].child >= 0:
+                        singles = -1  # the list mixes both kinds: split it below
+                        break
+                    stack[r] = _node_key(N, q, &d)
+                    r += 1
+                    q = N[q].sibling
+                if singles < 0:
+                    r = 0
+                    q = kids[u]
+                    while q >= 0:
+                        nx = N[q].sibling
+                        if N[q].child < 0:
+                            N[q].sibling = singles
+                            singles = q
+                            stack[r] = _node_key(N, q, &d)
+                            r += 1
+                        else:
+                            if nx >= 0:
+                                coinsrow_prefetch(&N[nx])
+                            coinsrow_prefetch(&N[N[q].child])  # read if q is popped
+                            N[q].sibling = -1
+                            h = _node_meld(N, h, q, &d)
+                        q = nx
+                if 0 < r < _FOREST_RUN:
+                    while singles >= 0:
+                        nx = N[singles].sibling
+                        N[singles].sibling = -1
+                        h = _node_meld(N, h, singles, &d)
+                        singles = nx
+                elif r > 0:
+                    # One sorted run: an array heap when it is all u has (with its records
+                    # as the pool), else dealt again along the list as a chain.
+                    # The sort's scratch: the unwritten end of ``keys`` (the blocks put
+                    # there so far and the run's keys are distinct visited vertices, so
+                    # n_keys[0] + r <= the rows' entries + the live vertices: its room).
+                    if _sort_ascending(stack, r, <uint64_t *> (keys + n_keys[0])) == NO_MEMORY:
+                        return NO_MEMORY
+                    if h < 0:
+                        top = r
+                        pool = singles
+                        free_lo = 0
+                        free_hi = -1
+                        in_array = True
+                    else:
+                        head = singles
+                        q = singles
+                        while q >= 0:
+                            nx = N[q].sibling
+                            r -= 1
+                            _set_node_key(N, q, stack[r])
+                            N[q].sibling = -1
+                            N[q].child = nx
+                            q = nx
+                        h = _node_meld(N, h, head, &d)
+            if coin_t is double:
+                d = d + 0.0  # no -0.0 anywhere: ties then never depend on the order of pops
+            odd = True
+            if in_array:
+                # Up a chain: each vertex with the array as its only child's heap. Decreasing
+                # or increasing ids go on here while the parent is the next id and has no
+                # other child's heap (its other children were visited before).
+                while True:
+                    # u's record is free now: the array may gain one key below. Consecutive
+                    # ids extend the free range (nothing written); others join the list.
+                    if free_hi < free_lo:
+                        free_lo = u
+                        free_hi = u
+                    elif u == free_lo - 1:
+                        free_lo = u
+                    elif u == free_hi + 1:
+                        free_hi = u
+                    else:
+                        N[u].sibling = pool
+                        pool = u
+                    while True:
+                        if odd and (top == 0 or d >= stack[top - 1]):
+                            stack[top] = d
+                            top += 1
+                            break
+                        if top == 0:
+                            ovf |= add_checked(frozen[0], d, frozen)
+                            break
+                        top -= 1
+                        if odd:
+                            ovf |= sub_checked(d, stack[top], &d)
+                        else:
+                            ovf |= add_checked(d, stack[top], &d)
+                        odd = not odd
+                    if kind == 2 or j >= count:
+                        break
+                    p = <int32_t> pu
+                    if p < 0 or p != (u - 1 if kind == 0 else u + 1) or kids[p] >= 0:
+                        break
+                    if any_removed and gone[p]:
+                        break
+                    u = p
+                    _forest_signals(j)
+                    j += 1
+                    pu = _parent_at(par, N, renumbered, u)
+                    d = _coin_at(coin, N, renumbered, u)
+                    if coin_t is double:
+                        d = d + 0.0
+                    odd = True
+            else:
+                while True:
+                    if h >= 0:
+                        key = _node_key(N, h, &d)
+                    if odd and (h < 0 or d >= key):
+                        _set_node_key(N, u, d)
+                        N[u].child = h
+                        N[u].sibling = -1
+                        h = u
+                        break
+                    if h < 0:
+                        ovf |= add_checked(frozen[0], d, frozen)
+                        break
+                    h = _node_pop(N, h, &d)
+                    if odd:
+                        ovf |= sub_checked(d, key, &d)
+                    else:
+                        ovf |= add_checked(d, key, &d)
+                    odd = not odd
+            p = <int32_t> pu
+            if p >= 0 and any_removed and gone[p]:
+                p = -1
+            if p >= 0 and kind == 2:
+                N[p].child -= 1
+                if N[p].child == 0:
+                    order[count] = p
+                    count += 1
+            if kind == 0:
+                next_vertex = u - 1
+            elif kind == 1:
+                next_vertex = u + 1
+            else:
+                next_vertex = order[j] if j < count else -1
+            if in_array:
+                if p >= 0 and p == next_vertex:
+                    owner = p  # the chain goes on: the array stays
+                    continue
+                owner = -1
+                if p < 0:
+                    # A root: its blocks are the array's, largest first.
+                    m = n_keys[0]
+                    while top > 0:
+                        top -= 1
+                        keys[m] = stack[top]
+                        m += 1
+                    n_keys[0] = m
+                    continue
+                h = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
+                top = 0
+            elif (p >= 0 and p == next_vertex and h == u and N[u].child < 0
+                    and owner < 0):
+                # A single block whose parent comes next: an array from here.
+                stack[0] = d
+                top = 1
+                pool = -1
+                free_lo = u
+                free_hi = u
+                owner = p
+                continue
+            if p >= 0:
+                if h >= 0:
+                    N[h].sibling = kids[p]
+                    kids[p] = h
+                    if (h == u and 0 <= next_vertex < n
+                            and _parent_at(par, N, renumbered, next_vertex) == p
+                            and N[u].child < 0 and kind != 2 and not any_removed):
+                        sibling_parent = p  # a leaf, and its sibling comes next
+            elif h >= 0:
+                N[h].sibling = roots
+                roots = h
+        # The blocks left in the roots' heaps, read depth first (kids is the stack now).
+        m = n_keys[0]
+        r = 0
+        if roots >= 0:
+            kids[0] = roots
+            r = 1
+        while r > 0:
+            _forest_signals(m)
+            r -= 1
+            x = kids[r]
+            keys[m] = _node_key(N, x, &d)
+            m += 1
+            if N[x].sibling >= 0:
+                kids[r] = N[x].sibling
+                r += 1
+            if N[x].child >= 0:
+                kids[r] = N[x].child
+                r += 1
+        n_keys[0] = m
+        overflow[0] |= ovf
+        return OK
+    finally:
+        _scratch_free(N)
+        _scratch_free(kids)
+        _scratch_free(order)
+        _scratch_free(stack)
+
+
+cdef int _forest_released_wide(const coin_t[::1] coins, int64_t fbase,
+                               const int64_t[::1] parents, const uint8_t[::1] removed,
+                               coin_t *keys, int64_t *n_keys, coin_t *frozen,
+                               bint *overflow) except -1 nogil:
+    """``_forest_released`` for forests of 2^31 nodes or more (64-bit ids): the slots'
+    blocks (``_slot_blocks``) of the nodes on the table, by index. O(n log n)."""
+    cdef int64_t n = parents.shape[0], size = n if n > 0 else 1, i, s = 0, m
+    cdef int64_t *slot_of_node = NULL
+    cdef int64_t *par = NULL
+    cdef coin_t *K = NULL
+    cdef uint8_t *released = NULL
+    cdef uint8_t *alive = NULL
+    cdef int status
+    try:
+        slot_of_node = <int64_t *> malloc(size * sizeof(int64_t))
+        par = <int64_t *> malloc(size * sizeof(int64_t))
+        K = <coin_t *> malloc(size * sizeof(coin_t))
+        released = <uint8_t *> malloc(size * sizeof(uint8_t))
+        alive = <uint8_t *> malloc(size * sizeof(uint8_t))
+        if (slot_of_node == NULL or par == NULL or K == NULL or released == NULL
+                or alive == NULL):
+            return NO_MEMORY
+        for i in range(n):
+            if removed[i]:
+                slot_of_node[i] = -1
+            else:
+                slot_of_node[i] = s
+                K[s] = coins[fbase + i]
+                if coin_t is double:
+                    K[s] = K[s] + 0.0
+                s += 1
+        for i in range(n):
+            if not removed[i]:
+                par[slot_of_node[i]] = slot_of_node[parents[i]] if parents[i] >= 0 else -1
+        status = _slot_blocks(s, par, K, K, released, alive, NULL, NULL, overflow)
+        if status != OK:
+            return status
+        m = n_keys[0]
+        for i in range(s):
+            if alive[i]:
+                keys[m] = K[i]
+                m += 1
+            elif not released[i]:
+                overflow[0] |= add_checked(frozen[0], K[i], frozen)
+        n_keys[0] = m
+        return OK
+    finally:
+        free(slot_of_node)
+        free(par)
+        free(K)
+        free(released)
+        free(alive)
+
+
+# -- slots: the stacks' coins and the forest's nodes, with the tie rule ------------------------
+
+cdef int64_t _slot_count(const int64_t[::1] starts, const int64_t[::1] stops,
+                         Py_ssize_t n_rows, const uint8_t[::1] removed) noexcept nogil:
+    cdef int64_t total = 0, i
+    cdef Py_ssize_t c
+    for c in range(n_rows, starts.shape[0]):
+        total += stops[c] - starts[c]
+    for i in range(removed.shape[0]):
+        if not removed[i]:
+            total += 1
+    return total
+
+
+cdef void _slots_of(const coin_t[::1] coins, const int64_t[::1] starts,
+                    const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
+                    const int64_t[::1] parents, const uint8_t[::1] removed, int64_t *flat,
+                    int64_t *par, int64_t *component, coin_t *coin,
+                    int64_t *slot_of_node) noexcept nogil:
+    """The slots: every stack's coins top to bottom, stack by stack, then the forest's nodes
+    on the table by index. flat[s] is the coin's flat index, par[s] the parent's slot (-1 at
+    a root), component[s] the stack's component (len(starts) for the forest), coin[s] the coin
+    (floats without -0.0); slot_of_node[i] is node i's slot (-1: taken)."""
+    cdef Py_ssize_t k = starts.shape[0], c
+    cdef int64_t s = 0, p, i, q
+    for c in range(n_rows, k):
+        for p in range(starts[c], stops[c]):
+            flat[s] = p
+            par[s] = s - 1 if p > starts[c] else -1
+            component[s] = c
+            coin[s] = coins[p]
+            if coin_t is double:
+                coin[s] = coin[s] + 0.0  # no -0.0: see _forest_released
+            s += 1
+    for i in range(removed.shape[0]):
+        if removed[i]:
+            slot_of_node[i] = -1
+            continue
+        slot_of_node[i] = s
+        flat[s] = fbase + i
+        component[s] = k
+        coin[s] = coins[fbase + i]
+        if coin_t is double:
+            coin[s] = coin[s] + 0.0
+        s += 1
+    for i in range(removed.shape[0]):
+        s = slot_of_node[i]
+        if s >= 0:
+            q = parents[i]
+            par[s] = slot_of_node[q] if q >= 0 else -1
+
+
+cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
+                      uint8_t *released, uint8_t *alive, int64_t *merged_first,
+                      int64_t *merged_next, bint *overflow) except -1 nogil:
+    """Bottom-up block merging over the slots, with the tie rule: K[s] is the value of the
+    block of slot s, ``released[s]`` whether it was released (else it was frozen). A block
+    is released only when strictly above everything below it still unabsorbed, and the
+    heaps pop ties by the lower slot. When not NULL: ``alive[s]`` is 1 for the released
+    blocks no vertex absorbed, and the blocks s absorbed, in order, are merged_first[s],
+    merged_next[merged_first[s]], ... (-1 ends). ``coin`` may be ``K`` (each coin is read
+    before its slot's block is written). As in ``_forest_released``, a vertex's children
+    that released one block each are sorted as one chain (by key, then slot) from
+    _FOREST_RUN of them on. O(n log n); NO_MEMORY on refused scratch.
+    """
+    cdef int64_t *order = NULL
+    cdef int64_t *kids = NULL
+    cdef int64_t *CH = NULL
+    cdef int64_t *SB = NULL
+    cdef int64_t *run = NULL
+    cdef void *grown
+    cdef int kind
+    cdef int64_t size = n if n > 0 else 1, j, count, u, h, x, p, last, q, nx, r, run_size = 0
+    cdef coin_t d
+    cdef bint odd, ovf = False
+    try:
+        kids = <int64_t *> _scratch(size * sizeof(int64_t))
+        CH = <int64_t *> _scratch(size * sizeof(int64_t))
+        SB = <int64_t *> _scratch(size * sizeof(int64_t))
+        if kids == NULL or CH == NULL or SB == NULL:
+            return NO_MEMORY
+        kind = _children_first_kind(n, par)
+        count = n
+        if kind == 2:
+            order = <int64_t *> malloc(size * sizeof(int64_t))
+            if order == NULL:
+                return NO_MEMORY
+            count = _kahn_order(n, par, order, kids)
+        for u in range(n):
+            kids[u] = -1
+            if alive != NULL:
+                alive[u] = 0
+        for j in range(count):
+            _forest_signals(j)
+            u = _order_at(kind, n, order, j)
+            # The children's heaps: the one-block ones set aside, the others melded.
+            h = -1
+            r = 0
+            q = kids[u]
+            while q >= 0:
+                nx = SB[q]
+                SB[q] = -1
+                if CH[q] < 0:
+                    if r >= run_size:
+                        run_size = 2 * run_size + 16
+                        grown = PyMem_RawRealloc(run, run_size * sizeof(int64_t))
+                        if grown == NULL:
+                            return NO_MEMORY
+                        run = <int64_t *> grown
+                    run[r] = q
+                    r += 1
+                else:
+                    h = _ph_meld(K, CH, SB, h, q)
+                q = nx
+            if r >= _FOREST_RUN:
+                # One chain in the heaps' order: slots ascending, then by key (stable).
+                if _sort_slots_then_keys(run, r, K) == NO_MEMORY:
+                    return NO_MEMORY
+                for x in range(r - 1):
+                    CH[run[x]] = run[x + 1]
+                h = _ph_meld(K, CH, SB, h, run[0])
+            else:
+                for x in range(r):
+                    h = _ph_meld(K, CH, SB, h, run[x])
+            d = coin[u]
+            odd = True
+            last = -1
+            if merged_first != NULL:
+                merged_first[u] = -1
+            while True:
+                if odd and (h < 0 or d > K[h]):
+                    released[u] = 1
+                    CH[u] = h
+                    SB[u] = -1
+                    if alive != NULL:
+                        alive[u] = 1
+                    h = u
+                    break
+                if h < 0:
+                    released[u] = 0
+                    break
+                x = h
+                h = _ph_pop(K, CH, SB, x)
+                if alive != NULL:
+                    alive[x] = 0
+                if merged_first != NULL:
+                    if last < 0:
+                        merged_first[u] = x
+                    else:
+                        merged_next[last] = x
+                    merged_next[x] = -1
+                    last = x
+                if odd:
+                    ovf |= sub_checked(d, K[x], &d)
+                else:
+                    ovf |= add_checked(d, K[x], &d)
+                odd = not odd
+            K[u] = d
+            if not _is_finite(d):
+                ovf = True  # beyond the float range: no comparison can be trusted
+            p = par[u]
+            if p >= 0 and h >= 0:
+                SB[h] = kids[p]
+                kids[p] = h
+        overflow[0] |= ovf
+        return OK
+    finally:
+        free(order)
+        _scratch_free(kids)
+        _scratch_free(CH)
+        _scratch_free(SB)
+        free(run)
+
+
+cdef int _sort_slots_then_keys(int64_t *ids, int64_t m, const coin_t *K) except -1 nogil:
+    """ids[0:m] in the heaps' order: the larger key first, then the lower slot."""
+    cdef uint64_t *spare = <uint64_t *> malloc(m * sizeof(uint64_t))
+    if spare == NULL:
+        return NO_MEMORY
+    try:
+        if _sort_ascending(ids, m, spare) == NO_MEMORY:
+            return NO_MEMORY
+    finally:
+        free(spare)
+    return _sort_ids_by_key(ids, m, K)
+
+
+cdef int64_t _forest_not_finite(const double[::1] coins, const int64_t[::1] starts,
+                                const int64_t[::1] stops, int64_t fbase,
+                                const uint8_t[::1] removed) noexcept nogil:
+    """The flat index of the first NaN or infinity on the table (rows and stacks first), or
+    -1."""
+    cdef Py_ssize_t c
+    cdef int64_t i, bad
+    for c in range(starts.shape[0]):
+        bad = _first_not_finite(coins, starts[c], stops[c])
+        if bad >= 0:
+            return bad
+    for i in range(removed.shape[0]):
+        if not removed[i] and not isfinite(coins[fbase + i]):
+            return fbase + i
+    return -1
