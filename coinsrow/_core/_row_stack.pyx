@@ -227,7 +227,8 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     """Push coins from coins[p] on onto ``st``, each with Fusion: while x <= M > v for the
     two top entries x, M and the coin v, they become one, x - M + v. Each is written; stops
     at ``stop``, or after a block of ``block`` coins without a Fusion (the next coins are
-    then scanned as a run): returns the next coin.
+    then scanned as a run): returns the next coin. Float rows only: int64 rows go through
+    _push_ints (_push_value, _push_play).
 
     The two top entries are kept in registers; memory is read again only after a Fusion,
     without a branch unless a run is near (values[-2] and values[-1] are readable). The
