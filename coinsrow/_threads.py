@@ -13,11 +13,13 @@ import numbers
 import os
 from typing import Any
 
+from ._core import THREADS_AT_MOST
+
 __all__ = ["MAX_THREADS", "available_cores", "row_split", "thread_count"]
 
 #: The largest ``threads=`` accepted: more than the cores of any machine Python runs on
 #: (Linux builds for at most 8192 CPUs); a larger count is a ``ValueError``.
-MAX_THREADS = 8192
+MAX_THREADS: int = THREADS_AT_MOST
 
 # With threads=None, each thread gets at least this many coins of a row: below that the
 # pool costs more than it saves (a thread's start is some 0.1 ms, a million coins 3 ms).

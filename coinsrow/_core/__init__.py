@@ -36,7 +36,7 @@ from importlib import import_module
 
 # Loaded at once: the codes the Python layer names at import, and the proof that the core is
 # built (coinsrow/__init__.py says how to build it when this fails).
-from ._types import End, ForestProblem, OffsetsProblem, Status
+from ._types import THREADS_AT_MOST, End, ForestProblem, OffsetsProblem, Status
 
 # Every other name is loaded from its module when first used (PEP 562): ``import coinsrow``
 # then costs the shared runtime and ``_types`` alone, and a call loads the modules it runs
@@ -87,7 +87,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "End", "ForestProblem", "OffsetsProblem", "Status",
+    "End", "ForestProblem", "OffsetsProblem", "Status", "THREADS_AT_MOST",
     "scratch_kept", "scratch_release",
     "check_finite", "check_finite_exact", "game_play", "game_play_exact", "game_profits",
     "game_profits_exact", "game_value", "game_value_exact", "row_play", "row_play_exact",

@@ -40,6 +40,8 @@ from . import _short_rows as short_rows
 
 # --- _types.pxd ------------------------------------------------------------------------------
 
+THREADS_AT_MOST: int
+
 class Status(enum.IntEnum):
     OK = 0
     OVERFLOW = 1

@@ -34,12 +34,11 @@ from libc.stdint cimport int64_t
 
 from coinsrow._core._fsum cimport ExactSum, exact_sum_add, exact_sum_init, exact_sum_result
 from coinsrow._core._rows cimport _one_row_greedy
-from coinsrow._core._types cimport add_checked, coin_t, sub_checked
+from coinsrow._core._types cimport MAX_THREADS, add_checked, coin_t, sub_checked
 
 
 cdef extern from "Python.h":
     PyObject *PySequence_Fast_GET_ITEM(object seq, Py_ssize_t i)
-    const Py_ssize_t PY_SSIZE_T_MAX
 
 
 cdef enum:
@@ -112,7 +111,7 @@ cdef Kind _read_locked_coins(object seq, Row *r, Kind kind) noexcept:
 cdef Kind _read(object row, object threads, Row *r) noexcept:
     """The coins of ``row`` into ``r``: INTS, FLOATS, or NOT_SHORT for any other row (or
     for ``threads`` that the general path is to check)."""
-    if threads is not None and not (type(threads) is int and 0 < threads <= PY_SSIZE_T_MAX):
+    if threads is not None and not (type(threads) is int and 0 < threads <= MAX_THREADS):
         return NOT_SHORT
     if type(row) is not list and type(row) is not tuple or len(row) == 0:
         return NOT_SHORT

@@ -49,6 +49,10 @@ cpdef enum End:
 cdef enum:
     # Internal to the C loops: a failed allocation, raised as MemoryError before returning.
     NO_MEMORY "COINSROW_NO_MEMORY" = 3
+    # The largest ``threads=`` a call accepts: more than the cores of any machine Python
+    # runs on (Linux builds for at most 8192 CPUs). coinsrow._threads refuses a larger count
+    # and the fast path of short rows leaves it to that refusal.
+    MAX_THREADS "COINSROW_MAX_THREADS" = 8192
 
 
 cdef extern from *:
