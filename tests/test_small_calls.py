@@ -80,6 +80,14 @@ def test_every_kernel_loads_from_its_module_when_first_used() -> None:
     )
     assert {"coinsrow._core._rows", "coinsrow._core._forest_exact",
             "coinsrow._core._short_rows"} <= loaded
+    # Every module of the package, by its name, before anything imported it.
+    loaded = _modules_after(
+        "import pkgutil\n"
+        "from coinsrow import _core\n"
+        "for info in pkgutil.iter_modules(_core.__path__):\n"
+        "    assert getattr(_core, info.name).__name__.endswith(info.name), info.name\n"
+    )
+    assert {"coinsrow._core._sort", "coinsrow._core._one_row"} <= loaded
     from coinsrow import _core
 
     assert set(_core.__all__) <= set(dir(_core))

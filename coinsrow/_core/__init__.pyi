@@ -18,7 +18,7 @@ from typing import Any, Final
 from typing_extensions import Buffer, disjoint_base
 
 __all__ = [
-    "End", "ForestProblem", "OffsetsProblem", "Status",
+    "End", "ForestProblem", "OffsetsProblem", "Status", "THREADS_AT_MOST",
     "scratch_kept", "scratch_release",
     "check_finite", "check_finite_exact", "game_play", "game_play_exact", "game_profits",
     "game_profits_exact", "game_value", "game_value_exact", "row_play", "row_play_exact",
