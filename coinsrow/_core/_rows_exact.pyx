@@ -39,9 +39,9 @@ cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_
     ``[values, segments, left, right, stop, tail]``.
     """
     cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t n = 0, p, start, stop, top, seg, tail
+    cdef int64_t n = 0, start, stop, top, tail
     cdef list values, segments, reduced = []
-    cdef object v, fruitless = _zero_of(coins), t
+    cdef object fruitless = _zero_of(coins), t
     cdef bint n_odd
     for c in range(k):
         n += stops[c] - starts[c]
@@ -51,20 +51,7 @@ cdef tuple _reduce_all_exact(list coins, const int64_t[::1] starts, const int64_
         stop = stops[c]
         values = []
         segments = []
-        for p in range(start, stop):
-            if (p - start) % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
-                PyErr_CheckSignals()
-            v = coins[p]
-            seg = p
-            top = len(values)
-            while top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] > v:
-                v = (values[top - 2] - values[top - 1]) + v
-                seg = segments[top - 2]
-                top -= 2
-                del values[top:]
-                del segments[top:]
-            values.append(v)
-            segments.append(seg)
+        _push_exact(coins, start, stop, values, segments)
         top = len(values)
         tail = stop
         if c >= n_rows:
