@@ -12,7 +12,8 @@ egg-info metadata goes to the build directory too.
 
 Switching between the two modes rebuilds everything: both the generated C and the compiled
 module look up to date by their time stamps alone, so the mode of the last build is kept in
-``build/coinsrow-build-mode`` and a change of mode forces Cython and the compiler to run again.
+``build/coinsrow-build-mode`` and a change of mode forces Cython and the compiler to run again
+(so does a change of the compiler directives or flags below, which the record names too).
 
 PyPI shows README.md without the repository around it: ``pypi_description`` gives it the README
 with its links to files of the repository and its images made absolute (under the ``Source``
@@ -22,6 +23,7 @@ stands without them.
 Metadata is in pyproject.toml; the version in coinsrow/_version.py.
 """
 
+import hashlib
 import os
 import re
 import sys
@@ -90,6 +92,10 @@ LINK_ARGS = {
     "unix": ["-Wl,--strip-debug", "-Wl,-z,noseparate-code"]
     if not DEBUG and sys.platform.startswith("linux") else [],
 }
+# The recorded mode names the directives and flags too: a change of them (not only a switch
+# between debug and release) rebuilds everything, as the time stamps alone would keep the old C.
+MODE += " " + hashlib.sha256(
+    repr((DIRECTIVES, COMPILE_ARGS, COLD_COMPILE_ARGS, LINK_ARGS)).encode()).hexdigest()[:16]
 
 
 # The compiled core is a package of extension modules, one per ``.pyx`` file under
