@@ -150,7 +150,7 @@ cdef class RowWindowsExact:
         self.right = self.base[:k]
         self.in_tree = None
         self.gate = nb + 1
-        self.coins_left = sum(stops[c] - starts[c] for c in range(k))
+        self.coins_left = sum([stops[c] - starts[c] for c in range(k)])
         self.first_stack = n_rows
         self.fruitless = zero
         self.ys_of = [None] * k
