@@ -92,6 +92,15 @@ LINK_ARGS = {
     "unix": ["-Wl,--strip-debug", "-Wl,-z,noseparate-code"]
     if not DEBUG and sys.platform.startswith("linux") else [],
 }
+# Measured and left out (the whole core, stripped, x86-64 Linux, GCC 12, Cython 3.3):
+# - -ffunction-sections -fdata-sections -Wl,--gc-sections: nothing (every function is
+#   reachable from the module's tables);
+# - CYTHON_CLINE_IN_TRACEBACK=0 (c_line_in_traceback=False): nothing, already Cython's default;
+# - embedsignature off: 4 KB, but the built-in functions' signatures live in it (binding above);
+# - -O2 for the kernels' modules: 0.11 MB less, but callgrind counts cooperative_max +16%,
+#   a forest's float profits +3.6%, the pizza +2.2%;
+# - -Wl,-z,norelro: 42 KB less (no padding before the page of relocated read-only data), at
+#   the cost of a writable GOT once loaded: not worth the hardening.
 
 # The compiled core is a package of extension modules, one per ``.pyx`` file under
 # coinsrow/_core/ (found here, never listed by hand), plus Cython's runtime, which every
