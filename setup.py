@@ -97,6 +97,7 @@ LINK_ARGS = {
 #   reachable from the module's tables);
 # - CYTHON_CLINE_IN_TRACEBACK=0 (c_line_in_traceback=False): nothing, already Cython's default;
 # - embedsignature off: 4 KB, but the built-in functions' signatures live in it (binding above);
+# - optimize.use_switch off (if-chains for switches): 4 KB more;
 # - -O2 for the kernels' modules: 0.11 MB less, but callgrind counts cooperative_max +16%,
 #   a forest's float profits +3.6%, the pizza +2.2%;
 # - -Wl,-z,norelro: 42 KB less (no padding before the page of relocated read-only data), at
