@@ -28,8 +28,9 @@
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._rows cimport _first_not_finite
-from coinsrow._core._window cimport (_F_LIMIT, _w_check_signals, _w_forests_counted,
-                                     _w_heights, _w_tick, _window_forests_into)
+from coinsrow._core._window cimport (_F_LIMIT, _w_alloc_each, _w_check_signals,
+                                     _w_forests_counted, _w_free_each, _w_heights, _w_tick,
+                                     _window_forests_into)
 from array import array as _window_array
 
 from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
@@ -48,17 +49,21 @@ cdef bint _sr_interrupted() noexcept with gil:
 # ---------------------------------------------------------------------------------------
 # Memory of the core.
 
+cdef enum:
+    # The arrays of a _SRSide: one per node, three per slot, four per path.
+    _SR_SIDE_ARRAYS = 8
+
+
+cdef inline void _sr_side_arrays(_SRSide *s, int64_t ***arrays) noexcept nogil:
+    """The arrays of s, per node, per slot, per path (for _w_alloc_each and _w_free_each)."""
+    arrays[:_SR_SIDE_ARRAYS] = [&s.slot, &s.node, &s.path, &s.ext, &s.start, &s.top,
+                                &s.weighted, &s.up]
+
+
 cdef void _sr_side_free(_SRSide *s) noexcept nogil:
-    free(s.slot)
-    free(s.node)
-    free(s.path)
-    free(s.ext)
-    free(s.start)
-    free(s.top)
-    free(s.weighted)
-    free(s.up)
-    s.slot = s.node = s.path = s.ext = NULL
-    s.start = s.top = s.weighted = s.up = NULL
+    cdef int64_t **arrays[_SR_SIDE_ARRAYS]
+    _sr_side_arrays(s, arrays)
+    _w_free_each(arrays, _SR_SIDE_ARRAYS)
 
 
 cdef void _sr_core_free(_SRCore *c) noexcept nogil:
@@ -96,6 +101,8 @@ cdef int _sr_side_build(_SRSide *s, int64_t *par, int64_t *ext_of_node, int64_t 
     0.25 s less). Looks at signals as it goes (-1 with KeyboardInterrupt). O(nb).
     """
     cdef int64_t i, x, p, npaths, nslots, length, k, next_slot = 0, y, steps = 0
+    cdef int64_t **arrays[_SR_SIDE_ARRAYS]
+    cdef bint ok
     # below[x]: the number of x's descendants (its subtree's size minus one).
     memset(below, 0, nb * sizeof(int64_t))
     memset(heavy, 0xFF, nb * sizeof(int64_t))  # every entry -1: no heavy child yet
@@ -115,16 +122,12 @@ cdef int _sr_side_build(_SRSide *s, int64_t *par, int64_t *ext_of_node, int64_t 
     nslots = nb + npaths
     s.nslots = nslots
     s.npaths = npaths
-    s.slot = <int64_t *> malloc(nb * sizeof(int64_t))
-    s.node = <int64_t *> malloc(nslots * sizeof(int64_t))
-    s.path = <int64_t *> malloc(nslots * sizeof(int64_t))
-    s.ext = <int64_t *> malloc(nslots * sizeof(int64_t))
-    s.start = <int64_t *> malloc(npaths * sizeof(int64_t))
-    s.top = <int64_t *> malloc(npaths * sizeof(int64_t))
-    s.weighted = <int64_t *> malloc(npaths * sizeof(int64_t))
-    s.up = <int64_t *> malloc(npaths * sizeof(int64_t))
-    if (s.slot == NULL or s.node == NULL or s.path == NULL or s.ext == NULL
-            or s.start == NULL or s.top == NULL or s.weighted == NULL or s.up == NULL):
+    _sr_side_arrays(s, arrays)
+    # Every pointer is set before any test, for _sr_side_free.
+    ok = _w_alloc_each(arrays, 1, nb)
+    ok &= _w_alloc_each(arrays + 1, 3, nslots)
+    ok &= _w_alloc_each(arrays + 4, 4, npaths)
+    if not ok:
         return NO_MEMORY
     p = 0
     for x in range(nb):

@@ -106,6 +106,39 @@ cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps
     _w_forests_counted(h, lo, hi, ns, ps, par1, par2, stack0, stack1, NULL)
 
 
+cdef inline int _w_forest_sweep(coin_t *h, int64_t lo, int64_t hi, bint leftward,
+                                int64_t *nearest, int64_t *par, int64_t *stack0,
+                                int64_t *stack1, int64_t *steps) except -1 nogil:
+    """One sweep of _w_forests_counted: right to left (``leftward``) for ns and par1, where
+    stack positions decrease from bottom to top, or left to right for ps and par2, where
+    they increase. The stack of t's parity class is stack[parity], parity = (t - lo) & 1."""
+    cdef int64_t *stack[2]
+    cdef int64_t size[2]
+    cdef int64_t t, i, parity, step = -1 if leftward else 1
+    cdef int64_t missing = hi + 2 if leftward else lo - 2
+    stack[0] = stack0
+    stack[1] = stack1
+    size[0] = size[1] = 0
+    t = hi if leftward else lo
+    for i in range(hi - lo + 1):
+        parity = (t - lo) & 1
+        if steps != NULL:
+            _w_tick(steps, 1)
+        while size[parity] > 0 and _w_key_less(h, t, stack[parity][size[parity] - 1]):
+            size[parity] -= 1
+        nearest[t] = stack[parity][size[parity] - 1] if size[parity] > 0 else missing
+        stack[parity][size[parity]] = t
+        size[parity] += 1
+        if nearest[t] != missing:
+            # The other class on the range between t and nearest[t] (exclusive).
+            par[t] = _w_search_chain(stack[parity ^ 1], size[parity ^ 1], nearest[t] + step,
+                                     leftward)
+        else:
+            par[t] = -1
+        t += step
+    return 0
+
+
 cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
                             int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
                             int64_t *steps) except -1 nogil:
@@ -122,63 +155,8 @@ cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int6
     point (a monotone stack); the range minimum of the other class is the deepest chain entry
     inside the range, found by binary search.
     """
-    cdef int64_t t, size0 = 0, size1 = 0, bound
-    cdef int64_t *own
-    cdef int64_t *other
-    cdef int64_t *own_size
-    cdef int64_t other_size
-    # Right to left: ns and par1. stack positions decrease from bottom to top.
-    t = hi + 1
-    while t > lo:
-        t -= 1
-        if (t - lo) & 1:
-            own = stack1
-            own_size = &size1
-            other = stack0
-            other_size = size0
-        else:
-            own = stack0
-            own_size = &size0
-            other = stack1
-            other_size = size1
-        if steps != NULL:
-            _w_tick(steps, 1)
-        while own_size[0] > 0 and _w_key_less(h, t, own[own_size[0] - 1]):
-            own_size[0] -= 1
-        ns[t] = own[own_size[0] - 1] if own_size[0] > 0 else hi + 2
-        own[own_size[0]] = t
-        own_size[0] += 1
-        if ns[t] <= hi:
-            bound = ns[t] - 1
-            par1[t] = _w_search_chain(other, other_size, bound, True)
-        else:
-            par1[t] = -1
-    # Left to right: ps and par2. stack positions increase from bottom to top.
-    size0 = 0
-    size1 = 0
-    for t in range(lo, hi + 1):
-        if (t - lo) & 1:
-            own = stack1
-            own_size = &size1
-            other = stack0
-            other_size = size0
-        else:
-            own = stack0
-            own_size = &size0
-            other = stack1
-            other_size = size1
-        if steps != NULL:
-            _w_tick(steps, 1)
-        while own_size[0] > 0 and _w_key_less(h, t, own[own_size[0] - 1]):
-            own_size[0] -= 1
-        ps[t] = own[own_size[0] - 1] if own_size[0] > 0 else lo - 2
-        own[own_size[0]] = t
-        own_size[0] += 1
-        if ps[t] >= lo:
-            bound = ps[t] + 1
-            par2[t] = _w_search_chain(other, other_size, bound, False)
-        else:
-            par2[t] = -1
+    _w_forest_sweep(h, lo, hi, True, ns, par1, stack0, stack1, steps)
+    _w_forest_sweep(h, lo, hi, False, ps, par2, stack0, stack1, steps)
     return 0
 
 
@@ -363,28 +341,26 @@ cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *ri
 # ---------------------------------------------------------------------------------------
 # Storage of one window structure.
 
+cdef enum:
+    _W_ARRAYS = 10  # the per-boundary arrays of a _Win, pri (uint64, same size) last
+
+
+cdef inline void _w_win_arrays(_Win *w, int64_t ***arrays) noexcept nogil:
+    """The _W_ARRAYS per-boundary arrays of w, for _w_alloc_each and _w_free_each."""
+    arrays[:_W_ARRAYS] = [&w.ns, &w.ps, &w.par1, &w.par2, &w.nxt, &w.prv, &w.tl, &w.tr, &w.sz,
+                          <int64_t **> &w.pri]
+
+
 cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     """Allocate the arrays for nb boundaries (+ the nil node); NO_MEMORY on failure. Every
     pointer is set (NULL when it failed), for _w_win_free; _w_win_init fills the tree."""
-    cdef int64_t cells = nb + 1
+    cdef int64_t **arrays[_W_ARRAYS]
     w.nil = nb
     w.root = nb
     w.in_tree = NULL
     w.gate = nb + 1
-    w.ns = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.ps = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.par1 = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.par2 = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.nxt = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.prv = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.tl = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.tr = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.sz = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.pri = <uint64_t *> malloc(cells * sizeof(uint64_t))
-    if (w.ns == NULL or w.ps == NULL or w.par1 == NULL or w.par2 == NULL or w.nxt == NULL
-            or w.prv == NULL or w.tl == NULL or w.tr == NULL or w.sz == NULL or w.pri == NULL):
-        return NO_MEMORY
-    return OK
+    _w_win_arrays(w, arrays)
+    return OK if _w_alloc_each(arrays, _W_ARRAYS, nb + 1) else NO_MEMORY
 
 
 cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
@@ -402,20 +378,11 @@ cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
 
 
 cdef void _w_win_free(_Win *w) noexcept nogil:
+    cdef int64_t **arrays[_W_ARRAYS]
     free(w.in_tree)
     w.in_tree = NULL
-    free(w.ns)
-    free(w.ps)
-    free(w.par1)
-    free(w.par2)
-    free(w.nxt)
-    free(w.prv)
-    free(w.tl)
-    free(w.tr)
-    free(w.sz)
-    free(w.pri)
-    w.ns = w.ps = w.par1 = w.par2 = w.nxt = w.prv = w.tl = w.tr = w.sz = NULL
-    w.pri = NULL
+    _w_win_arrays(w, arrays)
+    _w_free_each(arrays, _W_ARRAYS)
 
 
 cdef coin_t _w_settle(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t left,
