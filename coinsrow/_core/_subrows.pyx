@@ -167,50 +167,39 @@ cdef int _sr_side_build(_SRSide *s, int64_t *par, int64_t *ext_of_node, int64_t 
 # ---------------------------------------------------------------------------------------
 # Searches along slots. Keys are non-increasing along a path; ns increases, ps decreases.
 
-cdef inline int64_t _sr_first_k1_below(coin_t *K1, int64_t a, int64_t b, coin_t y) noexcept nogil:
-    """First slot s in [a, b) with K1[s] < y (b if none), galloping from a."""
+cdef inline int64_t _sr_gallop(coin_t *K, int64_t a, int64_t b, coin_t y,
+                               bint or_equal) noexcept nogil:
+    """First slot s in [a, b) with K[s] < y, or K[s] <= y when ``or_equal`` (b if none),
+    galloping from a: O(log(s - a + 1))."""
     cdef int64_t lo = a, hi, step = 1, mid
-    if a >= b or K1[a] < y:
+    if a >= b or ((K[a] <= y) if or_equal else (K[a] < y)):
         return a
     while True:
         hi = lo + step
         if hi >= b:
             hi = b
             break
-        if K1[hi] < y:
+        if (K[hi] <= y) if or_equal else (K[hi] < y):
             break
         lo = hi
         step <<= 1
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if K1[mid] < y:
+        if (K[mid] <= y) if or_equal else (K[mid] < y):
             hi = mid
         else:
             lo = mid
     return hi
+
+
+cdef inline int64_t _sr_first_k1_below(coin_t *K1, int64_t a, int64_t b, coin_t y) noexcept nogil:
+    """First slot s in [a, b) with K1[s] < y (b if none)."""
+    return _sr_gallop(K1, a, b, y, False)
 
 
 cdef inline int64_t _sr_first_k2_at_most(coin_t *K2, int64_t a, int64_t b, coin_t x) noexcept nogil:
-    """First slot s in [a, b) with K2[s] <= x (b if none), galloping from a."""
-    cdef int64_t lo = a, hi, step = 1, mid
-    if a >= b or K2[a] <= x:
-        return a
-    while True:
-        hi = lo + step
-        if hi >= b:
-            hi = b
-            break
-        if K2[hi] <= x:
-            break
-        lo = hi
-        step <<= 1
-    while hi - lo > 1:
-        mid = (lo + hi) >> 1
-        if K2[mid] <= x:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    """First slot s in [a, b) with K2[s] <= x (b if none)."""
+    return _sr_gallop(K2, a, b, x, True)
 
 
 cdef inline bint _sr_stops(int64_t ext, int64_t bound, int f) noexcept nogil:
@@ -281,6 +270,20 @@ cdef inline void _sr_push(_SRExec *e, int64_t code, int64_t x, int64_t y, int64_
     e.nops += 4
 
 
+cdef inline void _sr_add_to(_SRExec *e, int reg, coin_t r, bint minus) noexcept nogil:
+    """reg +-= r (int64: checked, an overflow noted in e)."""
+    if coin_t is int64_t:
+        if minus:
+            e.overflow |= sub_checked(e.ri[reg], r, &e.ri[reg])
+        else:
+            e.overflow |= add_checked(e.ri[reg], r, &e.ri[reg])
+    else:
+        if minus:
+            e.rf[reg] = e.rf[reg] - r
+        else:
+            e.rf[reg] = e.rf[reg] + r
+
+
 cdef inline void _sr_run(_SRExec *e, int reg, int f, coin_t *alt, int64_t a, int64_t b,
                          bint minus) noexcept nogil:
     """reg +-= alt[b] - alt[a]."""
@@ -290,16 +293,9 @@ cdef inline void _sr_run(_SRExec *e, int reg, int f, coin_t *alt, int64_t a, int
         return
     if coin_t is int64_t:
         e.overflow |= sub_checked(alt[b], alt[a], &r)
-        if minus:
-            e.overflow |= sub_checked(e.ri[reg], r, &e.ri[reg])
-        else:
-            e.overflow |= add_checked(e.ri[reg], r, &e.ri[reg])
     else:
         r = alt[b] - alt[a]
-        if minus:
-            e.rf[reg] = e.rf[reg] - r
-        else:
-            e.rf[reg] = e.rf[reg] + r
+    _sr_add_to(e, reg, r, minus)
 
 
 cdef inline void _sr_tables(_SRExec *e, coin_t *T, int64_t c1, int64_t c0) noexcept nogil:
@@ -308,23 +304,11 @@ cdef inline void _sr_tables(_SRExec *e, coin_t *T, int64_t c1, int64_t c0) noexc
         _sr_push(e, _SR_OP_TABLES, c1, c0, 0)
         return
     if coin_t is int64_t:
-        if c1 < 0:
-            e.ri[_SR_ACC] = 0
-            if c0 >= 0:
-                e.overflow |= sub_checked(e.ri[_SR_ACC], T[c0], &e.ri[_SR_ACC])
-        elif c0 < 0:
-            e.ri[_SR_ACC] = T[c1]
-        else:
-            e.overflow |= sub_checked(T[c1], T[c0], &e.ri[_SR_ACC])
+        e.ri[_SR_ACC] = T[c1] if c1 >= 0 else 0
     else:
-        if c1 < 0:
-            e.rf[_SR_ACC] = 0
-            if c0 >= 0:
-                e.rf[_SR_ACC] = e.rf[_SR_ACC] - T[c0]
-        elif c0 < 0:
-            e.rf[_SR_ACC] = T[c1]
-        else:
-            e.rf[_SR_ACC] = T[c1] - T[c0]
+        e.rf[_SR_ACC] = T[c1] if c1 >= 0 else 0
+    if c0 >= 0:
+        _sr_add_to(e, _SR_ACC, T[c0], True)
 
 
 cdef inline void _sr_add_acc(_SRExec *e, coin_t *T, bint minus) noexcept nogil:
@@ -333,15 +317,9 @@ cdef inline void _sr_add_acc(_SRExec *e, coin_t *T, bint minus) noexcept nogil:
         _sr_push(e, _SR_OP_ADD_ACC, minus, 0, 0)
         return
     if coin_t is int64_t:
-        if minus:
-            e.overflow |= sub_checked(e.ri[_SR_TOTAL], e.ri[_SR_ACC], &e.ri[_SR_TOTAL])
-        else:
-            e.overflow |= add_checked(e.ri[_SR_TOTAL], e.ri[_SR_ACC], &e.ri[_SR_TOTAL])
+        _sr_add_to(e, _SR_TOTAL, e.ri[_SR_ACC], minus)
     else:
-        if minus:
-            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] - e.rf[_SR_ACC]
-        else:
-            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] + e.rf[_SR_ACC]
+        _sr_add_to(e, _SR_TOTAL, e.rf[_SR_ACC], minus)
 
 
 cdef inline void _sr_bridge(_SRExec *e, coin_t *h, int64_t u, int64_t v, bint minus) noexcept nogil:
@@ -352,16 +330,9 @@ cdef inline void _sr_bridge(_SRExec *e, coin_t *h, int64_t u, int64_t v, bint mi
         return
     if coin_t is int64_t:
         e.overflow |= add_checked(h[u], h[v], &b)
-        if minus:
-            e.overflow |= sub_checked(e.ri[_SR_TOTAL], b, &e.ri[_SR_TOTAL])
-        else:
-            e.overflow |= add_checked(e.ri[_SR_TOTAL], b, &e.ri[_SR_TOTAL])
     else:
         b = h[u] + h[v]
-        if minus:
-            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] - b
-        else:
-            e.rf[_SR_TOTAL] = e.rf[_SR_TOTAL] + b
+    _sr_add_to(e, _SR_TOTAL, b, minus)
 
 
 cdef inline void _sr_zero_f(_SRExec *e, coin_t *T) noexcept nogil:
@@ -813,6 +784,25 @@ cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_
     return 0
 
 
+cdef int _sr_numbers(_SRCore *c, coin_t *h, int64_t *par1, int64_t *par2, coin_t **K,
+                     coin_t **alt, coin_t **T, int64_t spacing, int64_t min_side,
+                     _SRExec *e) except -1 nogil:
+    """The numbers of a laid out core: keys and sums of both sides (into K[f] and alt[f],
+    nslots entries each), the pairs, their tables (T[0] allocated here, for the caller to
+    free). NO_MEMORY or OK; -1 with KeyboardInterrupt. O(n) plus the tables' merges."""
+    cdef int st
+    _sr_keys_and_sums(&c.side[0], par1, h, K[0], alt[0])
+    _sr_keys_and_sums(&c.side[1], par2, h, K[1], alt[1])
+    st = _sr_choose_pairs(c, K[0], K[1], spacing, min_side)
+    if st != OK:
+        return st
+    T[0] = <coin_t *> malloc((c.ncp + 1) * sizeof(coin_t))
+    if T[0] == NULL:
+        return NO_MEMORY
+    _sr_fill_tables(c, K[0], K[1], alt[0], alt[1], T[0], e)
+    return OK
+
+
 cdef int64_t *_sr_grown(int64_t **scratch, int64_t count) noexcept nogil:
     """``scratch[0]`` grown to ``count`` entries and handed over (``scratch[0]`` becomes
     NULL); NULL when out of memory (``scratch[0]`` is then still the caller's)."""
@@ -930,30 +920,13 @@ cdef class SubRows:
                         raise MemoryError()
             with nogil:
                 if self.is_float:
-                    _sr_keys_and_sums(&self.core.side[0], par1, self.hf, self.kf[0], self.af[0])
-                    _sr_keys_and_sums(&self.core.side[1], par2, self.hf, self.kf[1], self.af[1])
-                    st = _sr_choose_pairs(&self.core, self.kf[0], self.kf[1], spacing, min_side)
+                    st = _sr_numbers(&self.core, self.hf, par1, par2, self.kf, self.af,
+                                     &self.tf, spacing, min_side, &e)
                 else:
-                    _sr_keys_and_sums(&self.core.side[0], par1, self.hi, self.ki[0], self.ai[0])
-                    _sr_keys_and_sums(&self.core.side[1], par2, self.hi, self.ki[1], self.ai[1])
-                    st = _sr_choose_pairs(&self.core, self.ki[0], self.ki[1], spacing, min_side)
+                    st = _sr_numbers(&self.core, self.hi, par1, par2, self.ki, self.ai,
+                                     &self.ti, spacing, min_side, &e)
             if st != OK:
                 raise MemoryError()
-            k = self.core.ncp + 1
-            if self.is_float:
-                self.tf = <double *> malloc(k * sizeof(double))
-                if self.tf == NULL:
-                    raise MemoryError()
-                with nogil:
-                    _sr_fill_tables(&self.core, self.kf[0], self.kf[1], self.af[0], self.af[1],
-                                    self.tf, &e)
-            else:
-                self.ti = <int64_t *> malloc(k * sizeof(int64_t))
-                if self.ti == NULL:
-                    raise MemoryError()
-                with nogil:
-                    _sr_fill_tables(&self.core, self.ki[0], self.ki[1], self.ai[0], self.ai[1],
-                                    self.ti, &e)
         finally:
             free(ns)
             free(ps)
