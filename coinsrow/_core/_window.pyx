@@ -197,6 +197,11 @@ cdef inline bint _w_before(coin_t *val, int64_t a, int64_t b) noexcept nogil:
     return val[a] > val[b] or (val[a] == val[b] and a < b)
 
 
+cdef inline int64_t *_w_child_toward(_Win *w, coin_t *val, int64_t i, int64_t x) noexcept nogil:
+    """The link from node i to its subtree on x's side (x ordered before i: the left)."""
+    return &w.tl[i] if _w_before(val, x, i) else &w.tr[i]
+
+
 cdef void _w_split(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x,
                  int64_t *before, int64_t *after) noexcept nogil:
     """Split subtree i into the nodes ordered before x and those after x."""
@@ -235,6 +240,7 @@ cdef int64_t _w_merge(_Win *w, coin_t *val, coin_t *alt, int64_t a, int64_t b) n
 
 cdef int64_t _w_insert(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) noexcept nogil:
     cdef int64_t p, q
+    cdef int64_t *child
     if i == w.nil:
         return x
     if w.pri[x] > w.pri[i]:
@@ -243,21 +249,18 @@ cdef int64_t _w_insert(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) 
         w.tr[x] = q
         _w_pull(w, val, alt, x)
         return x
-    if _w_before(val, x, i):
-        w.tl[i] = _w_insert(w, val, alt, w.tl[i], x)
-    else:
-        w.tr[i] = _w_insert(w, val, alt, w.tr[i], x)
+    child = _w_child_toward(w, val, i, x)
+    child[0] = _w_insert(w, val, alt, child[0], x)
     _w_pull(w, val, alt, i)
     return i
 
 
 cdef int64_t _w_delete(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) noexcept nogil:
+    cdef int64_t *child
     if i == x:
         return _w_merge(w, val, alt, w.tl[x], w.tr[x])
-    if _w_before(val, x, i):
-        w.tl[i] = _w_delete(w, val, alt, w.tl[i], x)
-    else:
-        w.tr[i] = _w_delete(w, val, alt, w.tr[i], x)
+    child = _w_child_toward(w, val, i, x)
+    child[0] = _w_delete(w, val, alt, child[0], x)
     _w_pull(w, val, alt, i)
     return i
 
@@ -440,6 +443,38 @@ cdef void _w_stack_path(coin_t *h, int64_t *ps, int64_t *par2, int64_t lo, int64
     length[0] = j
 
 
+cdef int _w_fill_component(RowWindows self, coin_t *h, coin_t *val, coin_t *alt, coin_t *sp,
+                           coin_t *tail, Py_ssize_t c, int64_t lo, int64_t top,
+                           int64_t *stack0, int64_t *stack1, int64_t *steps) except -1 nogil:
+    """Fill component c of a new structure, boundaries lo..top with their heights in h: its
+    static forests, its reduced form pushed coin by coin, and for a stack its par2-path and
+    Fruitless term (tail[c]). O(m log m) for m coins; looks at signals (_w_tick)."""
+    _w_forests_counted(h, lo, top, self.w.ns, self.w.ps, self.w.par1, self.w.par2, stack0,
+                       stack1, steps)
+    while self.right[c] < top:
+        _w_tick(steps, 1)
+        _w_push_right(&self.w, h, val, alt, self.left[c], &self.right[c])
+    if c >= self.n_rows:
+        _w_stack_path(h, self.w.ps, self.w.par2, lo, top, self.ys + lo, self.pm + lo, sp + lo,
+                      &self.m[c])
+        tail[c] = _w_settle(&self.w, h, val, alt, lo, top, self.ys + lo, self.pm + lo, sp + lo,
+                            &self.m[c], lo)
+    return 0
+
+
+cdef coin_t _w_pop_stack_top(RowWindows self, Py_ssize_t c, coin_t *h, coin_t *val,
+                             coin_t *alt, coin_t *sp, coin_t *tail) noexcept nogil:
+    """Take the top coin of stack c and restore its Fruitless split; return by how much its
+    Fruitless term (tail[c]) changed. O(log n) amortised."""
+    cdef int64_t off = self.path_off[c], old_v = self.ys[off + self.m[c]]
+    cdef coin_t before = tail[c]
+    self.w.gate = old_v
+    _w_pop_left(&self.w, h, val, alt, &self.left[c])
+    tail[c] = _w_settle(&self.w, h, val, alt, self.left[c], self.right[c], self.ys + off,
+                        self.pm + off, sp + off, &self.m[c], old_v)
+    return tail[c] - before
+
+
 cdef class RowWindows:
     """Live rows and stacks of a game: the reduced form of every component, the value of the
     game and an optimal move.
@@ -557,31 +592,11 @@ cdef class RowWindows:
                     # Stacks start with no block in the treap; _w_settle puts in what stays.
                     self.w.gate = nb if c >= n_rows else top + 2
                     if self.is_float:
-                        _w_forests_counted(self.hf, nb, top, self.w.ns, self.w.ps,
-                                           self.w.par1, self.w.par2, stack0, stack1, &steps)
-                        while self.right[c] < top:
-                            _w_tick(&steps, 1)
-                            _w_push_right(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
-                                          &self.right[c])
-                        if c >= n_rows:
-                            _w_stack_path(self.hf, self.w.ps, self.w.par2, nb, top, self.ys + nb,
-                                          self.pm + nb, self.sp_f + nb, &self.m[c])
-                            self.tail_f[c] = _w_settle(&self.w, self.hf, self.val_f, self.alt_f,
-                                                       nb, top, self.ys + nb, self.pm + nb,
-                                                       self.sp_f + nb, &self.m[c], nb)
+                        _w_fill_component(self, self.hf, self.val_f, self.alt_f, self.sp_f,
+                                          self.tail_f, c, nb, top, stack0, stack1, &steps)
                     else:
-                        _w_forests_counted(self.hi, nb, top, self.w.ns, self.w.ps,
-                                           self.w.par1, self.w.par2, stack0, stack1, &steps)
-                        while self.right[c] < top:
-                            _w_tick(&steps, 1)
-                            _w_push_right(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
-                                          &self.right[c])
-                        if c >= n_rows:
-                            _w_stack_path(self.hi, self.w.ps, self.w.par2, nb, top, self.ys + nb,
-                                          self.pm + nb, self.sp_i + nb, &self.m[c])
-                            self.tail_i[c] = _w_settle(&self.w, self.hi, self.val_i, self.alt_i,
-                                                       nb, top, self.ys + nb, self.pm + nb,
-                                                       self.sp_i + nb, &self.m[c], nb)
+                        _w_fill_component(self, self.hi, self.val_i, self.alt_i, self.sp_i,
+                                          self.tail_i, c, nb, top, stack0, stack1, &steps)
                     nb += length + 1
         finally:
             free(stack0)
@@ -708,31 +723,18 @@ cdef class RowWindows:
     @cython.critical_section
     def pop_left(self, Py_ssize_t c):
         """Take the leftmost coin of row c, or the top of stack c (which must have coins)."""
-        cdef int64_t old_v, off, ti
-        cdef double t
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         self.coins_left -= 1
         if c < self.n_rows:
             _w_pop_left_any(self, c)
             return
-        off = self.path_off[c]
-        old_v = self.ys[off + self.m[c]]
-        self.w.gate = old_v
         if self.is_float:
-            _w_pop_left(&self.w, self.hf, self.val_f, self.alt_f, &self.left[c])
-            t = _w_settle(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
-                          self.right[c], self.ys + off, self.pm + off, self.sp_f + off,
-                          &self.m[c], old_v)
-            self.fruitless += t - self.tail_f[c]
-            self.tail_f[c] = t
+            self.fruitless += _w_pop_stack_top(self, c, self.hf, self.val_f, self.alt_f,
+                                               self.sp_f, self.tail_f)
         else:
-            _w_pop_left(&self.w, self.hi, self.val_i, self.alt_i, &self.left[c])
-            ti = _w_settle(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
-                           self.right[c], self.ys + off, self.pm + off, self.sp_i + off,
-                           &self.m[c], old_v)
-            self.fruitless += ti - self.tail_i[c]
-            self.tail_i[c] = ti
+            self.fruitless += _w_pop_stack_top(self, c, self.hi, self.val_i, self.alt_i,
+                                               self.sp_i, self.tail_i)
 
     @cython.critical_section
     def pop_right(self, Py_ssize_t c):
