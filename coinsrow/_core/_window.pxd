@@ -34,18 +34,18 @@ cdef struct _Win:
     uint8_t *in_tree   # NULL, or per block: is it in the treap (stacks keep some out)
     int64_t gate       # with in_tree: only blocks starting before the gate enter the treap
 
-cdef inline bint _w_alloc_each(int64_t **arrays[], int count, int64_t cells) noexcept nogil:
-    """Point each ``arrays[i][0]`` at fresh memory for ``cells`` int64 values; False when any
+cdef inline bint _w_alloc_each(coin_t **arrays[], int count, int64_t cells) noexcept nogil:
+    """Point each ``arrays[i][0]`` at fresh memory for ``cells`` numbers; False when any
     allocation failed. Every pointer is set (NULL where it failed), so that one
     ``_w_free_each`` of the same arrays frees whatever was allocated."""
     cdef int i
     cdef bint ok = True
     for i in range(count):
-        arrays[i][0] = <int64_t *> malloc(cells * sizeof(int64_t))
+        arrays[i][0] = <coin_t *> malloc(cells * sizeof(coin_t))
         ok &= arrays[i][0] != NULL
     return ok
 
-cdef inline void _w_free_each(int64_t **arrays[], int count) noexcept nogil:
+cdef inline void _w_free_each(coin_t **arrays[], int count) noexcept nogil:
     """Free each ``arrays[i][0]`` (NULL is fine) and set it to NULL."""
     cdef int i
     for i in range(count):

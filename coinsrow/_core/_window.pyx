@@ -160,6 +160,30 @@ cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int6
     return 0
 
 
+cdef int _w_alloc_stacks(int64_t **stacks[], int64_t cells) except -1:
+    """The two stacks of _w_forests_counted, ``cells`` entries each, into stacks[0][0] and
+    stacks[1][0]; MemoryError (and nothing left allocated) when out of memory."""
+    if not _w_alloc_each(stacks, 2, cells):
+        _w_free_each(stacks, 2)
+        raise MemoryError()
+    return 0
+
+
+cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
+                           coin_t **sp, coin_t **tail) noexcept nogil:
+    """The numbers of a RowWindows: heights, block values, subtree sums and stack sums of nb
+    boundaries and the nil node (whose value and sum are zero), the Fruitless terms of k
+    components (zero). False when out of memory (every pointer set, NULL where it failed)."""
+    cdef coin_t **per_boundary[4]
+    per_boundary[:] = [h, val, alt, sp]
+    tail[0] = <coin_t *> calloc(k + 1, sizeof(coin_t))
+    if not _w_alloc_each(per_boundary, 4, nb + 1) or tail[0] == NULL:
+        return False
+    val[0][nb] = 0
+    alt[0][nb] = 0
+    return True
+
+
 cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
                               int64_t[::1] par1, int64_t[::1] par2) except -1:
     """The static forests of one row given its boundary keys (ranks of the exact heights, for
@@ -170,21 +194,17 @@ cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[
     cdef int64_t nb = keys.shape[0], steps = 0
     cdef int64_t *stack0
     cdef int64_t *stack1
+    cdef int64_t **stacks[2]
     if nb == 0:
         return 0
-    stack0 = <int64_t *> malloc(nb * sizeof(int64_t))
-    stack1 = <int64_t *> malloc(nb * sizeof(int64_t))
-    if stack0 == NULL or stack1 == NULL:
-        free(stack0)
-        free(stack1)
-        raise MemoryError()
+    stacks[:] = [&stack0, &stack1]
+    _w_alloc_stacks(stacks, nb)
     try:
         with nogil:
             _w_forests_counted(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0],
                                &par2[0], stack0, stack1, &steps)
     finally:
-        free(stack0)
-        free(stack1)
+        _w_free_each(stacks, 2)
     return 0
 
 
@@ -345,13 +365,12 @@ cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *ri
 # Storage of one window structure.
 
 cdef enum:
-    _W_ARRAYS = 10  # the per-boundary arrays of a _Win, pri (uint64, same size) last
+    _W_ARRAYS = 9  # the per-boundary int64 arrays of a _Win (pri, uint64, apart)
 
 
 cdef inline void _w_win_arrays(_Win *w, int64_t ***arrays) noexcept nogil:
-    """The _W_ARRAYS per-boundary arrays of w, for _w_alloc_each and _w_free_each."""
-    arrays[:_W_ARRAYS] = [&w.ns, &w.ps, &w.par1, &w.par2, &w.nxt, &w.prv, &w.tl, &w.tr, &w.sz,
-                          <int64_t **> &w.pri]
+    """The _W_ARRAYS per-boundary int64 arrays of w, for _w_alloc_each and _w_free_each."""
+    arrays[:_W_ARRAYS] = [&w.ns, &w.ps, &w.par1, &w.par2, &w.nxt, &w.prv, &w.tl, &w.tr, &w.sz]
 
 
 cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
@@ -363,7 +382,8 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     w.in_tree = NULL
     w.gate = nb + 1
     _w_win_arrays(w, arrays)
-    return OK if _w_alloc_each(arrays, _W_ARRAYS, nb + 1) else NO_MEMORY
+    w.pri = <uint64_t *> malloc((nb + 1) * sizeof(uint64_t))
+    return OK if _w_alloc_each(arrays, _W_ARRAYS, nb + 1) and w.pri != NULL else NO_MEMORY
 
 
 cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
@@ -386,6 +406,8 @@ cdef void _w_win_free(_Win *w) noexcept nogil:
     w.in_tree = NULL
     _w_win_arrays(w, arrays)
     _w_free_each(arrays, _W_ARRAYS)
+    free(w.pri)
+    w.pri = NULL
 
 
 cdef coin_t _w_settle(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t left,
@@ -500,7 +522,10 @@ cdef class RowWindows:
         cdef int64_t *stack1 = NULL
         cdef const int64_t[::1] ci
         cdef const double[::1] cf
-        cdef bint has_stacks
+        cdef int64_t **stacks[2]
+        cdef int64_t **per_component[6]
+        cdef int64_t **per_stack_boundary[2]
+        cdef bint has_stacks, ok
         cdef double magnitude = 0
         if stops.shape[0] != k:
             raise ValueError("starts and stops differ in length")
@@ -519,52 +544,28 @@ cdef class RowWindows:
                 raise ValueError("a component ends before it starts")
             nb += stops[c] - starts[c] + 1
             self.coins_left += stops[c] - starts[c]
-        self.left = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.right = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.base = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.flat = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.m = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.path_off = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        if _w_win_alloc(&self.w, nb) != OK or self.left == NULL or self.right == NULL \
-                or self.base == NULL or self.flat == NULL or self.m == NULL \
-                or self.path_off == NULL:
+        per_component[:] = [&self.left, &self.right, &self.base, &self.flat, &self.m,
+                             &self.path_off]
+        ok = _w_alloc_each(per_component, 6, k + 1)
+        if _w_win_alloc(&self.w, nb) != OK or not ok:
             raise MemoryError()
         if has_stacks:
             self.w.in_tree = <uint8_t *> calloc(nb + 1, sizeof(uint8_t))
-            self.ys = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.pm = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            if self.w.in_tree == NULL or self.ys == NULL or self.pm == NULL:
+            per_stack_boundary[:] = [&self.ys, &self.pm]
+            if not _w_alloc_each(per_stack_boundary, 2, nb + 1) or self.w.in_tree == NULL:
                 raise MemoryError()
         if self.is_float:
             cf = coins
-            self.hf = <double *> malloc((nb + 1) * sizeof(double))
-            self.val_f = <double *> malloc((nb + 1) * sizeof(double))
-            self.alt_f = <double *> malloc((nb + 1) * sizeof(double))
-            self.sp_f = <double *> malloc((nb + 1) * sizeof(double))
-            self.tail_f = <double *> calloc(k + 1, sizeof(double))
-            if (self.hf == NULL or self.val_f == NULL or self.alt_f == NULL
-                    or self.sp_f == NULL or self.tail_f == NULL):
-                raise MemoryError()
-            self.val_f[nb] = 0
-            self.alt_f[nb] = 0
+            ok = _w_alloc_numbers(nb, k, &self.hf, &self.val_f, &self.alt_f, &self.sp_f,
+                                  &self.tail_f)
         else:
             ci = coins
-            self.hi = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.val_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.alt_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.sp_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.tail_i = <int64_t *> calloc(k + 1, sizeof(int64_t))
-            if (self.hi == NULL or self.val_i == NULL or self.alt_i == NULL
-                    or self.sp_i == NULL or self.tail_i == NULL):
-                raise MemoryError()
-            self.val_i[nb] = 0
-            self.alt_i[nb] = 0
-        stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        if stack0 == NULL or stack1 == NULL:
-            free(stack0)
-            free(stack1)
+            ok = _w_alloc_numbers(nb, k, &self.hi, &self.val_i, &self.alt_i, &self.sp_i,
+                                  &self.tail_i)
+        if not ok:
             raise MemoryError()
+        stacks[:] = [&stack0, &stack1]
+        _w_alloc_stacks(stacks, nb + 1)
         try:
             # Interruptible (Ctrl-C): the exception leaves a half-built object that is never
             # returned (__dealloc__ frees what was allocated).
@@ -599,8 +600,7 @@ cdef class RowWindows:
                                           self.tail_i, c, nb, top, stack0, stack1, &steps)
                     nb += length + 1
         finally:
-            free(stack0)
-            free(stack1)
+            _w_free_each(stacks, 2)
         self.base[k] = nb
         self.status = st
         if st == OK:
@@ -810,6 +810,15 @@ cdef class RowWindows:
 # The pizza: the first player takes any slice i, then the rest is a row. One window slides
 # over the doubled circle; the row left after slice i is the window [i + 1, i + n].
 
+cdef tuple _w_report(int status, int64_t bad, object answer):
+    """A pizza kernel's ``(status, answer or bad index)``: MemoryError when out of memory."""
+    if status == NO_MEMORY:
+        raise MemoryError()
+    if status == NOT_FINITE:
+        return Status.NOT_FINITE, bad
+    return _codes.Status(status), answer
+
+
 def window_pizza(const coin_t[::1] circle):
     """Best first slice of the circle: ``(status, (first_slice, value) or bad index)``.
 
@@ -828,22 +837,23 @@ def window_pizza(const coin_t[::1] circle):
     cdef coin_t *alt = NULL
     cdef int64_t *stack0 = NULL
     cdef int64_t *stack1 = NULL
+    cdef coin_t **numbers[3]
+    cdef int64_t **stacks[2]
+    cdef bint ok
     cdef _Win w
     if n == 0:
         return Status.OK, (-1, best)
+    numbers[:] = [&h, &val, &alt]
+    stacks[:] = [&stack0, &stack1]
     with nogil:
         st = _w_win_alloc(&w, nb)  # every pointer of w set (NULL on failure): freed below
     try:
         with nogil:
             if st == OK:
                 _w_win_init(&w, &steps)
-            h = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-            val = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-            alt = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-            stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            if (st != OK or h == NULL or val == NULL or alt == NULL or stack0 == NULL
-                    or stack1 == NULL):
+            ok = _w_alloc_each(numbers, 3, nb + 1)
+            ok &= _w_alloc_each(stacks, 2, nb + 1)
+            if st != OK or not ok:
                 st = NO_MEMORY
             else:
                 val[nb] = 0
@@ -890,18 +900,9 @@ def window_pizza(const coin_t[::1] circle):
                         best_index = i
     finally:
         _w_win_free(&w)
-        free(h)
-        free(val)
-        free(alt)
-        free(stack0)
-        free(stack1)
-    if st == NO_MEMORY:
-        raise MemoryError()
-    if st == NOT_FINITE:
-        return Status.NOT_FINITE, bad
-    if st != OK:
-        return Status.OVERFLOW, None
-    return Status.OK, (best_index, best)
+        _w_free_each(numbers, 3)
+        _w_free_each(stacks, 2)
+    return _w_report(st, bad, (best_index, best) if st == OK else None)
 
 
 def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
@@ -959,11 +960,7 @@ def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
                 status = OVERFLOW
         free(values)
         free(segments)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad
-    return _codes.Status(status), (first, second)
+    return _w_report(status, bad, (first, second))
 
 
 # ---------------------------------------------------------------------------------------
