@@ -45,6 +45,7 @@ from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
 from coinsrow._core._sort cimport *
 from coinsrow._core._forest_blocks cimport *
 from coinsrow._core._forest_play cimport *
+from coinsrow._core._heap cimport _min_pop, _min_push
 
 # The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the blocks,
 # bottom-up: the value's loop and the slots' one), _forest_play (the play's loop); this

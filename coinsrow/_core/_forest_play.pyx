@@ -1,5 +1,5 @@
 # coinsrow._core._forest_play: the optimal play of a game with a forest, move after move
-# by the one tie rule of a position (docs/forests.md), and the heaps of items it uses.
+# by the one tie rule of a position (docs/forests.md).
 
 from coinsrow._core._types cimport *
 
@@ -7,80 +7,9 @@ from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
 from coinsrow._core._sort cimport *
 from coinsrow._core._forest_blocks cimport *
+from coinsrow._core._heap cimport _heap_pop, _heap_push, _min_pop, _min_push
 from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _padded,
     _play_float_profits, _reduce_all_into, _reduce_into)
-
-
-# -- heaps of items for the play ----------------------------------------------------------------
-
-cdef inline bint _q_before(const coin_t *key, const int64_t *rank, int64_t a,
-                           int64_t b) noexcept nogil:
-    """The larger key first, then the lower rank."""
-    return key[a] > key[b] or (key[a] == key[b] and rank[a] < rank[b])
-
-
-cdef void _q_push(int64_t *heap, int64_t *size, const coin_t *key, const int64_t *rank,
-                  int64_t item) noexcept nogil:
-    cdef int64_t i = size[0], parent
-    size[0] += 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not _q_before(key, rank, item, heap[parent]):
-            break
-        heap[i] = heap[parent]
-        i = parent
-    heap[i] = item
-
-
-cdef int64_t _q_pop(int64_t *heap, int64_t *size, const coin_t *key,
-                    const int64_t *rank) noexcept nogil:
-    cdef int64_t top = heap[0], item, i = 0, child
-    size[0] -= 1
-    if size[0] > 0:
-        item = heap[size[0]]
-        while True:
-            child = 2 * i + 1
-            if child >= size[0]:
-                break
-            if child + 1 < size[0] and _q_before(key, rank, heap[child + 1], heap[child]):
-                child += 1
-            if not _q_before(key, rank, heap[child], item):
-                break
-            heap[i] = heap[child]
-            i = child
-        heap[i] = item
-    return top
-
-
-cdef void _min_push(int64_t *heap, int64_t *size, int64_t x) noexcept nogil:
-    cdef int64_t i = size[0], parent
-    size[0] += 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        if heap[parent] <= x:
-            break
-        heap[i] = heap[parent]
-        i = parent
-    heap[i] = x
-
-
-cdef int64_t _min_pop(int64_t *heap, int64_t *size) noexcept nogil:
-    cdef int64_t top = heap[0], x, i = 0, child
-    size[0] -= 1
-    if size[0] > 0:
-        x = heap[size[0]]
-        while True:
-            child = 2 * i + 1
-            if child >= size[0]:
-                break
-            if child + 1 < size[0] and heap[child + 1] < heap[child]:
-                child += 1
-            if heap[child] >= x:
-                break
-            heap[i] = heap[child]
-            i = child
-        heap[i] = x
-    return top
 
 
 cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -193,7 +122,7 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                         ovf = True
             if comp.left <= comp.right:
                 qkey[c] = _head(comp, values)
-                _q_push(qheap, &qsize, qkey, qrank, c)
+                _heap_push(qheap, &qsize, qkey, qrank, c)
             base = top
         # The roots, as the children of a taken vertex below.
         s = -1
@@ -232,14 +161,14 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                 n_runs += 1
                 qkey[item] = K[runs[first]]
                 qrank[item] = n_rows + runs[first]
-                _q_push(qheap, &qsize, qkey, qrank, item)
+                _heap_push(qheap, &qsize, qkey, qrank, item)
             else:
                 for ch in range(first, runs_used):
                     qkey[n_rows + runs[ch]] = K[runs[ch]]
-                    _q_push(qheap, &qsize, qkey, qrank, n_rows + runs[ch])
+                    _heap_push(qheap, &qsize, qkey, qrank, n_rows + runs[ch])
                 runs_used = first
             if qsize > 0:
-                item = _q_pop(qheap, &qsize, qkey, qrank)
+                item = _heap_pop(qheap, &qsize, qkey, qrank)
                 if item >= n_rows + S:
                     # A run: its first slot is taken, the run goes back with the next one.
                     ch = item - n_rows - S
@@ -248,7 +177,7 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                     if run_at[ch] < run_end[ch]:
                         qkey[item] = K[runs[run_at[ch]]]
                         qrank[item] = n_rows + runs[run_at[ch]]
-                        _q_push(qheap, &qsize, qkey, qrank, item)
+                        _heap_push(qheap, &qsize, qkey, qrank, item)
                     item = n_rows + s
                 if item < n_rows:
                     comp = &rows[item]
@@ -276,7 +205,7 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                         plus = not plus
                     if comp.left <= comp.right:
                         qkey[item] = _head(comp, values)
-                        _q_push(qheap, &qsize, qkey, qrank, item)
+                        _heap_push(qheap, &qsize, qkey, qrank, item)
                     s = -2  # no vertex taken: no children to offer
                     continue
                 s = item - n_rows
