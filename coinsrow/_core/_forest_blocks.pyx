@@ -651,6 +651,83 @@ cdef inline bint _block_onto_heap(_Node *N, int32_t *h, int32_t u, coin_t *d,
         odd = not odd
 
 
+cdef inline bint _up_a_chain(_Node *N, const int32_t *kids, const coin_t *coin,
+                             const int64_t *par, const uint8_t *gone, const _Visits *v,
+                             coin_t *stack, int64_t *top, int32_t *pool, int32_t *free_lo,
+                             int32_t *free_hi, coin_t *frozen, int32_t *u, int64_t *pu,
+                             int64_t *j, coin_t d) except -1 nogil:
+    """Vertex u of coin d onto the array heap, and up the chain: each vertex with the array
+    as its only child's heap. Decreasing or increasing ids go on here while the parent is
+    the next id and has no other child's heap (its other children were visited before).
+    Leaves u, pu (its parent) and j at the last vertex of the chain. True on an overflow.
+    O(chain + pops)."""
+    cdef bint ovf = False
+    cdef int32_t p
+    while True:
+        # u's record is free now: the array may gain one key below.
+        _free_record(N, u[0], pool, free_lo, free_hi)
+        ovf |= _block_onto_array(stack, top, d, frozen)
+        if v.kind == 2 or j[0] >= v.count:
+            return ovf
+        p = <int32_t> pu[0]
+        if p < 0 or p != (u[0] - 1 if v.kind == 0 else u[0] + 1) or kids[p] >= 0:
+            return ovf
+        if v.any_removed and gone[p]:
+            return ovf
+        u[0] = p
+        _forest_signals(j[0])
+        j[0] += 1
+        pu[0] = _parent_at(par, N, v.renumbered, p)
+        d = _coin_at(coin, N, v.renumbered, p)
+        if coin_t is double:
+            d = d + 0.0
+
+
+cdef inline int32_t _parent_done(_Visits *v, _Node *N, const uint8_t *gone, int64_t pu,
+                                 int32_t u, int64_t j, int32_t *next_vertex) noexcept nogil:
+    """After u's visit: its parent on the table (-1: none), and the vertex visited next
+    (-1: none); in Kahn's order, the parent is appended when its last child is done. O(1)."""
+    cdef int32_t p = <int32_t> pu
+    if p >= 0 and v.any_removed and gone[p]:
+        p = -1
+    if p >= 0 and v.kind == 2:
+        N[p].child -= 1
+        if N[p].child == 0:
+            v.order[v.count] = p
+            v.count += 1
+    if v.kind == 0:
+        next_vertex[0] = u - 1
+    elif v.kind == 1:
+        next_vertex[0] = u + 1
+    else:
+        next_vertex[0] = v.order[j] if j < v.count else -1
+    return p
+
+
+cdef inline void _array_to_list(_Node *N, int32_t *kids, int32_t u, const coin_t *stack,
+                                int64_t *top, int32_t *pool, int32_t *free_lo,
+                                int32_t free_hi) noexcept nogil:
+    """The array heap as a chain of records (``_lay_out``), one more heap in u's list; the
+    array left empty. O(top)."""
+    cdef int32_t h
+    if top[0] > 0:
+        h = _lay_out(N, stack, top[0], pool, free_lo, free_hi)
+        N[h].sibling = kids[u]
+        kids[u] = h
+    top[0] = 0
+
+
+cdef inline void _array_to_keys(const coin_t *stack, int64_t *top, coin_t *keys,
+                                int64_t *n_keys) noexcept nogil:
+    """A root's blocks, the array's keys, appended to keys largest first. O(top)."""
+    cdef int64_t m = n_keys[0]
+    while top[0] > 0:
+        top[0] -= 1
+        keys[m] = stack[top[0]]
+        m += 1
+    n_keys[0] = m
+
+
 cdef int64_t _read_heaps(const _Node *N, int32_t roots, int32_t *stack, coin_t *keys,
                          int64_t m) except -1 nogil:
     """The keys of the heaps in the list ``roots`` appended to keys[m:], depth first
@@ -700,7 +777,7 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     cdef _Node *N = NULL
     cdef int32_t *kids = NULL    # each vertex's children's heaps, linked through sibling
     cdef coin_t *stack = NULL    # the array heap (ascending: its maximum at top - 1)
-    cdef int64_t j = 0, m, r, w, near, nearest, top = 0, pu
+    cdef int64_t j = 0, r, w, near, nearest, top = 0, pu
     cdef int32_t u, p, singles, next_vertex, h
     cdef int32_t roots = -1      # the roots' final heaps, linked through sibling
     cdef int32_t owner = -1      # the vertex whose only child's heap is the array
@@ -747,14 +824,9 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
             d = _coin_at(coin, N, v.renumbered, u)
             in_array = owner == u
             if in_array and kids[u] >= 0:
-                # Other children too: the array becomes a chain of records, one more heap
-                # in u's list.
+                # Other children too: the array becomes one more heap in u's list.
                 in_array = False
-                if top > 0:
-                    h = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
-                    N[h].sibling = kids[u]
-                    kids[u] = h
-                top = 0
+                _array_to_list(N, kids, u, stack, &top, &pool, &free_lo, free_hi)
                 owner = -1
             h = -1
             if not in_array:
@@ -782,56 +854,18 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
             if coin_t is double:
                 d = d + 0.0  # no -0.0 anywhere: ties then never depend on the order of pops
             if in_array:
-                # Up a chain: each vertex with the array as its only child's heap. Decreasing
-                # or increasing ids go on here while the parent is the next id and has no
-                # other child's heap (its other children were visited before).
-                while True:
-                    # u's record is free now: the array may gain one key below.
-                    _free_record(N, u, &pool, &free_lo, &free_hi)
-                    ovf |= _block_onto_array(stack, &top, d, frozen)
-                    if v.kind == 2 or j >= v.count:
-                        break
-                    p = <int32_t> pu
-                    if p < 0 or p != (u - 1 if v.kind == 0 else u + 1) or kids[p] >= 0:
-                        break
-                    if v.any_removed and gone[p]:
-                        break
-                    u = p
-                    _forest_signals(j)
-                    j += 1
-                    pu = _parent_at(par, N, v.renumbered, u)
-                    d = _coin_at(coin, N, v.renumbered, u)
-                    if coin_t is double:
-                        d = d + 0.0
+                ovf |= _up_a_chain(N, kids, coin, par, gone, &v, stack, &top, &pool, &free_lo,
+                                   &free_hi, frozen, &u, &pu, &j, d)
             else:
                 ovf |= _block_onto_heap(N, &h, u, &d, frozen)
-            p = <int32_t> pu
-            if p >= 0 and v.any_removed and gone[p]:
-                p = -1
-            if p >= 0 and v.kind == 2:
-                N[p].child -= 1
-                if N[p].child == 0:
-                    v.order[v.count] = p
-                    v.count += 1
-            if v.kind == 0:
-                next_vertex = u - 1
-            elif v.kind == 1:
-                next_vertex = u + 1
-            else:
-                next_vertex = v.order[j] if j < v.count else -1
+            p = _parent_done(&v, N, gone, pu, u, j, &next_vertex)
             if in_array:
                 if p >= 0 and p == next_vertex:
                     owner = p  # the chain goes on: the array stays
                     continue
                 owner = -1
                 if p < 0:
-                    # A root: its blocks are the array's, largest first.
-                    m = n_keys[0]
-                    while top > 0:
-                        top -= 1
-                        keys[m] = stack[top]
-                        m += 1
-                    n_keys[0] = m
+                    _array_to_keys(stack, &top, keys, n_keys)  # a root
                     continue
                 h = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
                 top = 0
