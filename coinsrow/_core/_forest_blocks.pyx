@@ -154,6 +154,18 @@ cdef inline int32_t _node_meld(_Node *N, int32_t a, int32_t b, const coin_t *lik
     return a
 
 
+cdef inline int32_t _meld_list(_Node *N, int32_t h, int32_t heaps,
+                               const coin_t *like) noexcept nogil:
+    """The heaps of the list ``heaps`` melded into h, one by one. O(length)."""
+    cdef int32_t nx
+    while heaps >= 0:
+        nx = N[heaps].sibling
+        N[heaps].sibling = -1
+        h = _node_meld(N, h, heaps, like)
+        heaps = nx
+    return h
+
+
 cdef int32_t _node_pop(_Node *N, int32_t h, const coin_t *like) noexcept nogil:
     """``_ph_pop`` on _Node records."""
     cdef int32_t c = N[h].child, pairs = -1, a, b, rest, r
@@ -178,12 +190,7 @@ cdef int32_t _node_pop(_Node *N, int32_t h, const coin_t *like) noexcept nogil:
     r = pairs
     pairs = N[r].sibling
     N[r].sibling = -1
-    while pairs >= 0:
-        rest = N[pairs].sibling
-        N[pairs].sibling = -1
-        r = _node_meld(N, r, pairs, like)
-        pairs = rest
-    return r
+    return _meld_list(N, r, pairs, like)
 
 
 # -- the value: bottom-up over the forest ------------------------------------------------------
@@ -560,18 +567,6 @@ cdef inline int64_t _split_children(_Node *N, int32_t heaps, coin_t *stack, int3
                 h[0] = _node_meld(N, h[0], q, like)
             q = nx
     return r
-
-
-cdef inline int32_t _meld_list(_Node *N, int32_t h, int32_t heaps,
-                               const coin_t *like) noexcept nogil:
-    """The heaps of the list ``heaps`` melded into h, one by one. O(length)."""
-    cdef int32_t nx
-    while heaps >= 0:
-        nx = N[heaps].sibling
-        N[heaps].sibling = -1
-        h = _node_meld(N, h, heaps, like)
-        heaps = nx
-    return h
 
 
 cdef inline int32_t _chain_of(_Node *N, int32_t heaps, const coin_t *stack,
@@ -1005,6 +1000,22 @@ cdef void _slots_of(const coin_t[::1] coins, const int64_t[::1] starts,
         if s >= 0:
             q = parents[i]
             par[s] = slot_of_node[q] if q >= 0 else -1
+
+
+cdef void _link_children(int64_t n, const int64_t *par, int64_t *first_child,
+                         int64_t *next_sib) noexcept nogil:
+    """Each of n vertices' children as a list (first_child, then next_sib; -1 ends it), in
+    increasing order. O(n)."""
+    cdef int64_t s, p
+    for s in range(n):
+        first_child[s] = -1
+    s = n
+    while s > 0:
+        s -= 1
+        p = par[s]
+        if p >= 0:
+            next_sib[s] = first_child[p]
+            first_child[p] = s
 
 
 cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,

@@ -94,20 +94,6 @@ cdef void _play_free(_Play *p) noexcept nogil:
     free(p.rows)
 
 
-cdef void _link_children(_Play *p) noexcept nogil:
-    """Each slot's children as a list (first_child, next_sib), in slot order. O(S)."""
-    cdef int64_t s, par
-    for s in range(p.S):
-        p.first_child[s] = -1
-    s = p.S
-    while s > 0:
-        s -= 1
-        par = p.spar[s]
-        if par >= 0:
-            p.next_sib[s] = p.first_child[par]
-            p.first_child[par] = s
-
-
 cdef bint _queue_rows(_Play *p, const coin_t[::1] coins, const int64_t[::1] starts,
                       const int64_t[::1] stops, coin_t *values, coin_t *qkey) noexcept nogil:
     """Each row in its reduced form (the window structure's blocks) in ``values``, its
@@ -290,7 +276,7 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
         status = _slot_blocks(S, p.spar, scoin, K, p.released, NULL, NULL, NULL, &ovf)
         if status != OK:
             return status
-        _link_children(&p)
+        _link_children(S, p.spar, p.first_child, p.next_sib)
         ovf |= _queue_rows(&p, coins, starts, stops, values, qkey)
         s = -1  # the roots, as the children of a taken vertex below
         while True:
