@@ -257,6 +257,15 @@ cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order
     return order[j]
 
 
+cdef inline void _prefetch_size(int kind, int64_t n, const int32_t *order, const int64_t *par,
+                               const int32_t *size, int64_t j) noexcept nogil:
+    """Requests size[] at the parent of the j-th vertex children first: a pass of
+    ``_renumbered`` reads it there _RENUMBER_AHEAD vertices later. O(1)."""
+    cdef int64_t p = par[_children_first_at(kind, n, order, j)]
+    if p >= 0:
+        coinsrow_prefetch(&size[p])
+
+
 cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
                         int32_t *order, int64_t count, _Node *N) except -1 nogil:
     """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
@@ -286,11 +295,11 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
     vertex whose parent is off the table a root: writes the coin and the parent of new id i
     to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
     to -1. Returns 0, writing nothing more, when the ids are a preorder already (and no
-    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it looks
-    at signals: the error reaches the caller, which stops and frees its scratch). n is the number of ids; ``kind`` (``_children_first_kind``)
-    the order children first: decreasing ids (0), increasing (1), or the first ``visits``
-    of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
-    room for n ids each.
+    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it
+    looks at signals: the error reaches the caller, which stops and frees its scratch). n
+    is the number of ids; ``kind`` (``_children_first_kind``) the order children first:
+    decreasing ids (0), increasing (1), or the first ``visits`` of ``order`` (2: Kahn's,
+    every vertex on the table). ``size`` and ``position`` have room for n ids each.
 
     Three passes, each reading the parents in order and one other array at the parent (no
     chain of dependent reads): the sizes of the subtrees, children first; each vertex's
@@ -306,9 +315,7 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
         _forest_signals(j)
         v = _children_first_at(kind, n, order, j)
         if j + _RENUMBER_AHEAD < visits:
-            p = par[_children_first_at(kind, n, order, j + _RENUMBER_AHEAD)]
-            if p >= 0:
-                coinsrow_prefetch(&size[p])
+            _prefetch_size(kind, n, order, par, size, j + _RENUMBER_AHEAD)
         if any_removed and gone[v]:
             continue
         p = par[v]
@@ -318,9 +325,7 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
         _forest_signals(j)
         v = _children_first_at(kind, n, order, visits - 1 - j)
         if j + _RENUMBER_AHEAD < visits:
-            p = par[_children_first_at(kind, n, order, visits - 1 - j - _RENUMBER_AHEAD)]
-            if p >= 0:
-                coinsrow_prefetch(&size[p])
+            _prefetch_size(kind, n, order, par, size, visits - 1 - j - _RENUMBER_AHEAD)
         if any_removed and gone[v]:
             continue
         p = par[v]
