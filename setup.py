@@ -88,13 +88,33 @@ SHARED_RUNTIME = PACKAGE + "._cyutility"
 
 
 def kernel_modules() -> list[Extension]:
-    """One Extension per ``coinsrow/_core/*.pyx``, and the shared Cython runtime."""
+    """One Extension per ``coinsrow/_core/*.pyx`` (written or rendered from a ``.pyx.tp``
+    template), and the shared Cython runtime."""
+    names = {path.name for path in PACKAGE_DIR.glob("*.pyx")}
+    names |= {path.name.removesuffix(".tp") for path in PACKAGE_DIR.glob("*.pyx.tp")}
     modules = [
-        Extension(f"{PACKAGE}.{path.stem}", [f"coinsrow/_core/{path.name}"])
-        for path in sorted(PACKAGE_DIR.glob("*.pyx"))
+        Extension(f"{PACKAGE}.{Path(name).stem}", [f"coinsrow/_core/{name}"])
+        for name in sorted(names)
     ]
     modules.append(Extension(SHARED_RUNTIME, ["coinsrow/_core/_cyutility.c"]))
     return modules
+
+
+def render_templates() -> None:
+    """Write ``X.pyx`` beside each ``X.pyx.tp`` template under coinsrow/_core/ whose output is
+    missing or older than it (the rendered file is ignored by git; the template is the
+    source). Tempita, the template language NumPy and scikit-learn use for the same purpose,
+    comes with Cython."""
+    from Cython import Tempita
+
+    for template in sorted(PACKAGE_DIR.glob("*.pyx.tp")):
+        target = template.with_suffix("")
+        if target.exists() and target.stat().st_mtime >= template.stat().st_mtime:
+            continue
+        text = Tempita.sub(template.read_text(encoding="utf-8"))
+        header = (f"# Rendered from {template.name} by setup.py: edit the template, not this"
+                  " file.\n")
+        target.write_text(header + text, encoding="utf-8")
 
 
 class BuildExt(build_ext):
@@ -122,6 +142,7 @@ class BuildExt(build_ext):
         directory."""
         from Cython.Build import cythonize
 
+        render_templates()
         generated = cythonize(
             self.extensions,
             compiler_directives=DIRECTIVES,
