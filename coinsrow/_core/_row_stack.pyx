@@ -220,6 +220,10 @@ cdef inline const coin_t *_zigzag(const coin_t *coins, const coin_t *z, const co
     return z
 
 
+# Over 150 lines, in one piece: the stack pointer, the two top entries and the block's end
+# live in registers through the whole loop (its docstring); a helper that is not inlined
+# would pass them through memory at every coin. Its three Fusion pop loops (two coins a
+# step, then the odd last one) are the part that can become one inline helper.
 cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
                          int64_t *segments, RowStack *st, RowSums *sums, int64_t block,
                          total_t *total_mode, segments_t *segments_mode,
