@@ -31,7 +31,6 @@ cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._rows cimport _first_not_finite, _one_row_float_profits, _one_row_greedy, _reduce_into
-from coinsrow._core._rows_exact cimport _value_exact  # _check_window_state only
 
 from array import array as _window_array
 
@@ -786,26 +785,22 @@ cdef class RowWindows:
 
     @cython.critical_section
     def _state(self):
-        """Everything ``_check`` verifies, as Python lists (O(n))."""
+        """The whole structure as a dict of Python lists and numbers, O(n): what
+        tests/window_check.py verifies against the invariants of docs/window.md."""
         cdef int64_t t, nb = self.w.nil
-        heights = [self.hf[t] if self.is_float else self.hi[t] for t in range(nb)]
-        values = [self.val_f[t] if self.is_float else self.val_i[t] for t in range(nb + 1)]
-        sums = [self.alt_f[t] if self.is_float else self.alt_i[t] for t in range(nb + 1)]
-        return _WindowState(
-            heights, [self.base[c] for c in range(self.rows + 1)],
-            [self.left[c] for c in range(self.rows)], [self.right[c] for c in range(self.rows)],
-            [self.w.nxt[t] for t in range(nb + 1)], values, sums,
-            [self.w.tl[t] for t in range(nb + 1)], [self.w.tr[t] for t in range(nb + 1)],
-            [self.w.sz[t] for t in range(nb + 1)], self.w.root, nb,
-            None if self.w.in_tree == NULL else [self.w.in_tree[t] for t in range(nb + 1)],
-            self.n_rows, self.coins_left, self.fruitless)
-
-    def _check(self):
-        """Verify the invariants of the structure (docs/window.md), O(n log n): every
-        component's kept boundaries are the reduced form of its coins, the tree holds the
-        blocks in order with the right sizes and sums, and the value is the Greedy sum.
-        AssertionError names the first one broken. For the tests."""
-        _check_window_state(self._state(), self.value())
+        return dict(
+            h=[self.hf[t] if self.is_float else self.hi[t] for t in range(nb)],
+            base=[self.base[c] for c in range(self.rows + 1)],
+            left=[self.left[c] for c in range(self.rows)],
+            right=[self.right[c] for c in range(self.rows)],
+            nxt=[self.w.nxt[t] for t in range(nb + 1)],
+            val=[self.val_f[t] if self.is_float else self.val_i[t] for t in range(nb + 1)],
+            alt=[self.alt_f[t] if self.is_float else self.alt_i[t] for t in range(nb + 1)],
+            tl=[self.w.tl[t] for t in range(nb + 1)], tr=[self.w.tr[t] for t in range(nb + 1)],
+            sz=[self.w.sz[t] for t in range(nb + 1)], root=self.w.root, nil=nb,
+            in_tree=None if self.w.in_tree == NULL
+            else [self.w.in_tree[t] for t in range(nb + 1)],
+            n_rows=self.n_rows, coins_left=self.coins_left, fruitless=self.fruitless)
 
     @cython.critical_section
     def end_blocks(self, Py_ssize_t c):
@@ -971,102 +966,3 @@ def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
         free(values)
         free(segments)
     return _w_report(status, bad, (first, second))
-
-
-# ---------------------------------------------------------------------------------------
-# The invariants of both window structures, checked on a snapshot of their state.
-
-class _WindowState:
-    def __init__(self, h, base, left, right, nxt, val, alt, tl, tr, sz, root, nil, in_tree,
-                 n_rows, coins_left, fruitless):
-        self.h, self.base, self.left, self.right, self.nxt = h, base, left, right, nxt
-        self.val, self.alt, self.tl, self.tr, self.sz = val, alt, tl, tr, sz
-        self.root, self.nil, self.in_tree, self.n_rows = root, nil, in_tree, n_rows
-        self.coins_left, self.fruitless = coins_left, fruitless
-
-
-def _reduced_boundaries(h, lo, hi):
-    """The kept boundaries of the window [lo, hi] by Fusion on the perturbed keys (h[t], t):
-    blocks x, M, y with boundaries t0 < t1 < t2 < t3 fuse when key(t0) < key(t2) and
-    key(t3) < key(t1)."""
-    def less(a, b):
-        return h[a] < h[b] or (h[a] == h[b] and a < b)
-    cdef list kept = [lo]
-    cdef Py_ssize_t m
-    for t in range(lo + 1, hi + 1):
-        kept.append(t)
-        m = len(kept)
-        while m >= 4 and less(kept[m - 4], kept[m - 2]) and less(kept[m - 1], kept[m - 3]):
-            del kept[m - 3:m - 1]
-            m -= 2
-    return kept
-
-
-def _check_window_state(state, value):
-    cdef int64_t c, t
-    k = len(state.left)
-    h, nxt, val = state.h, state.nxt, state.val
-    blocks = set()
-    coins_left = 0
-    for c in range(k):
-        assert state.base[c] <= state.left[c] <= state.right[c] <= state.base[c + 1] - 1, \
-            f"component {c}: window outside its boundaries"
-        coins_left += state.right[c] - state.left[c]
-        kept = [state.left[c]]
-        t = state.left[c]
-        while t != state.right[c]:
-            assert val[t] == h[t] + h[nxt[t]], f"component {c}: block {t} has a wrong value"
-            blocks.add(t)
-            t = nxt[t]
-            kept.append(t)
-        expected = _reduced_boundaries(h, state.left[c], state.right[c])
-        assert kept == expected, f"component {c}: kept boundaries {kept}, reduced {expected}"
-    assert coins_left == state.coins_left, "the count of coins left is wrong"
-    # The tree: in order (larger value first, then smaller boundary), sizes and sums.
-    order = []
-    stack = []
-    t = state.root
-    while stack or t != state.nil:
-        while t != state.nil:
-            stack.append(t)
-            t = state.tl[t]
-        t = stack.pop()
-        order.append(t)
-        t = state.tr[t]
-    for a, b in zip(order, order[1:]):
-        assert val[a] > val[b] or (val[a] == val[b] and a < b), "the tree is out of order"
-    assert set(order) <= blocks and len(set(order)) == len(order), \
-        "the tree holds a block that is not kept"
-    in_order = set(order)
-    for c in range(state.n_rows):
-        t = state.left[c]
-        while t != state.right[c]:
-            assert t in in_order, f"row {c}: block {t} is missing from the tree"
-            t = nxt[t]
-    if state.in_tree is not None:
-        for t in blocks:
-            assert bool(state.in_tree[t]) == (t in in_order), f"block {t}: wrong tree flag"
-
-    def subtree(t):
-        if t == state.nil:
-            return 0, 0
-        size_l, alt_l = subtree(state.tl[t])
-        size_r, alt_r = subtree(state.tr[t])
-        assert state.sz[t] == size_l + 1 + size_r, f"node {t}: wrong size"
-        if size_l & 1:
-            alt = alt_l - val[t] + alt_r
-        else:
-            alt = alt_l + val[t] - alt_r
-        assert state.alt[t] == alt, f"node {t}: wrong alternating sum"
-        return state.sz[t], alt
-
-    subtree(state.root)
-    if not isinstance(value, float):
-        # The value of the position from scratch, by the rows kernel's exact twin.
-        coins, starts, stops = [], _window_array("q"), _window_array("q")
-        for c in range(k):
-            starts.append(len(coins))
-            coins.extend(h[t] + h[t + 1] for t in range(state.left[c], state.right[c]))
-            stops.append(len(coins))
-        assert value == _value_exact(coins, starts, stops, state.n_rows), \
-            "the value is not the value of the position"

@@ -9,7 +9,6 @@ import math
 from bisect import bisect_right
 from coinsrow._core._window cimport *
 from array import array as _window_array
-from coinsrow._core._window import _WindowState, _check_window_state
 from coinsrow._core._rows cimport _first_not_finite, _one_row_greedy, _reduce_into
 from coinsrow._core._rows_exact cimport (_float_sum_exact, _overflowed, _play_exact,
     _value_exact, _zero_of)
@@ -152,7 +151,7 @@ cdef class RowWindowsExact:
         self.right = self.base[:k]
         self.in_tree = None
         self.gate = nb + 1
-        self.coins_left = sum(stops[c] - starts[c] for c in range(k))
+        self.coins_left = sum([stops[c] - starts[c] for c in range(k)])
         self.first_stack = n_rows
         self.fruitless = zero
         self.ys_of = [None] * k
@@ -467,14 +466,12 @@ cdef class RowWindowsExact:
         return out
 
     def _state(self):
-        return _WindowState(self.h, self.base, self.left, self.right, self.nxt, self.val,
-                            self.alt, self.tl, self.tr, self.sz, self.root, self.nil,
-                            None if self.in_tree is None else list(self.in_tree), self.n_rows,
-                            self.coins_left, self.fruitless)
-
-    def _check(self):
-        """``RowWindows._check``: verify the invariants of the structure (for the tests)."""
-        _check_window_state(self._state(), self.value())
+        """``RowWindows._state``: the whole structure as a dict of lists and numbers."""
+        return dict(h=self.h, base=self.base, left=self.left, right=self.right, nxt=self.nxt,
+                    val=self.val, alt=self.alt, tl=self.tl, tr=self.tr, sz=self.sz,
+                    root=self.root, nil=self.nil,
+                    in_tree=None if self.in_tree is None else list(self.in_tree),
+                    n_rows=self.n_rows, coins_left=self.coins_left, fruitless=self.fruitless)
 
     def end_blocks(self, Py_ssize_t c):
         """``(left, right)``: how many coins the end blocks of row c span."""
