@@ -10,6 +10,7 @@ from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
+from coinsrow._core._row_stack cimport _push_entry
 
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
@@ -94,12 +95,7 @@ cdef int64_t _reduce_loop(const coin_t[::1] coins, int64_t start, int64_t stop,
                 top = sp - values
                 first = values[top - 1 if top - 1 >= base else base]
                 second = values[top - 2 if top - 2 >= base else base]
-        if segments_t is Wanted:
-            segments[sp - values] = seg
-        sp[0] = v
-        sp += 1
-        second = first
-        first = v
+        sp = _push_entry(values, segments, sp, v, seg, &first, &second, segments_mode)
     overflow[0] |= ovf
     return sp - values
 

@@ -113,16 +113,12 @@ cdef inline bint _is_finite(coin_t x) noexcept nogil:
 
 # Variants of one loop (the Fusion loops of _rows and _row_stack), chosen at compile time
 # (one specialisation each): a NULL pointer of type Wanted or NotWanted says whether the
-# loop keeps the coins' total, the segments, the runs, whether the scratch is padded.
+# loop keeps the segments, the runs, whether the scratch is padded.
 cdef struct Wanted:
     char unused
 
 cdef struct NotWanted:
     char unused
-
-ctypedef fused total_t:
-    Wanted
-    NotWanted
 
 ctypedef fused segments_t:
     Wanted
