@@ -7,7 +7,6 @@
 # rows (take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
 from coinsrow._core._row_stack cimport _push_entry
@@ -206,13 +205,7 @@ cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *s
     while size > 0:
         c = heap[0]
         comp = &components[c]
-        from_left = comp.is_stack or values[comp.left] >= values[comp.right]
-        if from_left:
-            e = comp.left
-            comp.left += 1
-        else:
-            e = comp.right
-            comp.right -= 1
+        e = _take_head(comp, values, &from_left)
         x = values[e]
         if plus:
             ovf |= add_checked(total[0], x, total)
@@ -708,11 +701,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
         else:
             status = _game_value(coins, starts, stops, n_rows, total_coins, &value,
                                  &bad_index)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad_index
-    return _codes.Status(status), value
+    return _answer(status, bad_index, value)
 
 
 cdef int _game_play(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -777,11 +766,7 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
     with nogil:
         status = _game_play(coins, starts, stops, n_rows, total_coins, &out_component[0],
                             &out_coin[0], &out_end[0], &value, &bad_index)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad_index
-    return _codes.Status(status), value
+    return _answer(status, bad_index, value)
 
 
 def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -795,7 +780,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
     """
     cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, p
     cdef Py_ssize_t c, k = starts.shape[0]
-    cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
+    cdef coin_t value = 0, total = 0, first = 0, second = 0
     cdef double *values = NULL
     cdef int64_t *segments = NULL
     cdef int64_t *play = NULL
@@ -808,10 +793,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
             # The coins' sum is taken in the value's pass over the coins.
             status = _game_value_int(coins, starts, stops, n_rows, total_coins, &value,
                                      &total, &ovf)
-            # sum + value is twice what the first player takes: even, so halving is exact.
-            ovf |= add_checked(total, value, &twice)
-            first = twice // 2
-            ovf |= sub_checked(total, first, &second)
+            ovf |= profits_checked(total, value, &first, &second)
             if ovf and status == OK:
                 status = OVERFLOW
         elif k == 1 and n_rows == 1:
@@ -838,11 +820,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         free(values)
         free(segments)
         free(play)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad_index
-    return _codes.Status(status), (first, second)
+    return _answer(status, bad_index, (first, second))
 
 
 def check_finite(const coin_t[::1] coins):
