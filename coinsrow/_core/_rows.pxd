@@ -1,7 +1,6 @@
 # Declarations of coinsrow._core._rows that other modules cimport.
 
 from coinsrow._core._types cimport *
-from coinsrow._core._sort cimport _key, _unkey
 
 
 cdef struct Component:
