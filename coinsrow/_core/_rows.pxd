@@ -1,7 +1,6 @@
 # Declarations of coinsrow._core._rows that other modules cimport.
 
 from coinsrow._core._types cimport *
-from coinsrow._core._sort cimport _key, _unkey
 
 
 cdef struct Component:
@@ -33,6 +32,16 @@ cdef inline coin_t _head(Component *comp, coin_t *values) noexcept nogil:
     if values[comp.left] >= values[comp.right]:
         return values[comp.left]
     return values[comp.right]
+
+cdef inline int64_t _take_head(Component *comp, coin_t *values, bint *from_left) noexcept nogil:
+    """Take the component's head (see _head) off it: returns its entry; ``from_left`` says
+    whether it was the left end of a row or the top of a stack (else the right end)."""
+    from_left[0] = comp.is_stack or values[comp.left] >= values[comp.right]
+    if from_left[0]:
+        comp.left += 1
+        return comp.left - 1
+    comp.right -= 1
+    return comp.right + 1
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil
 
