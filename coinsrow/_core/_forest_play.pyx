@@ -88,6 +88,7 @@ cdef inline int _play_alloc(_Play *p, int64_t S, int64_t nf, Py_ssize_t n_rows, 
 
 
 cdef inline void _play_free(_Play *p) noexcept nogil:
+    """The scratch of ``_play_alloc`` released (NULL entries too). O(1) calls."""
     free(p.sflat)
     free(p.spar)
     free(p.scomp)
