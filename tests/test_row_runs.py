@@ -81,6 +81,57 @@ def test_small_rows_of_runs_against_the_dp():
                 assert _core.row_value(arr, parts, threads) == (_core.Status.OK, want)
 
 
+def peak_eating_runs(rng: random.Random, n: int, high: int) -> list[int]:
+    """A rise long enough to be scanned as a run, then falls, short rises and plateaus
+    whose Fusions reach into it from its top (value and profits read such a run in place):
+    some stop inside the run, some use it up, some leave four entries written above it."""
+    row = sorted(rng.randrange(high) for _ in range(rng.randint(70, 200)))
+    while len(row) < n:
+        m = rng.randint(1, 40)
+        kind = rng.random()
+        if kind < 0.5:
+            row += sorted((rng.randrange(high) for _ in range(m)), reverse=True)
+        elif kind < 0.8:
+            row += sorted(rng.randrange(high) for _ in range(m))
+        else:
+            row += [row[-1]] * m
+    return row[:n]
+
+
+def test_fusions_reading_a_run_in_place_against_the_dp():
+    rng = random.Random(7108)
+    for _ in range(scaled(150, 15)):
+        n = rng.randint(80, 400)
+        row = peak_eating_runs(rng, n, rng.choice([5, 1000, 10**9]))
+        arr = np.array(row, dtype=np.int64)
+        want = dp_value(row)
+        total = sum(row)
+        for parts, threads in ((1, 1), (3, 1), (2, 2)):
+            assert _core.row_value(arr, parts, threads) == (_core.Status.OK, want)
+        assert _core.row_profits(arr, 1, 1) == (
+            _core.Status.OK, ((total + want) // 2, (total - want) // 2))
+        assert value(arr) == want
+        assert list(play(arr)) == list(_core.row_play_exact(row, 1, 1)[1])
+
+
+@machine_only
+def test_a_run_read_in_place_whose_fusions_overflow():
+    """Huge coins on a peak: the Fusions that read the run in place overflow int64; the
+    value falls back and is still exact."""
+    rng = random.Random(7109)
+    for _ in range(30):
+        row = [2**62 + c for c in peak_eating_runs(rng, rng.randint(100, 600), 2**61)]
+        arr = np.array(row, dtype=np.int64)
+        want = _core.row_value_exact(row, 1, 1)[1]
+        status, got = _core.row_value(arr, 1, 1)
+        assert status in (_core.Status.OK, _core.Status.OVERFLOW)
+        if status == _core.Status.OK:
+            assert got == want
+        assert value(arr) == want == value(row)
+        first, second = profits(arr)
+        assert first + second == sum(row) and first - second == want
+
+
 @machine_only
 def test_a_run_whose_sum_overflows_is_read_instead():
     """Runs of huge coins: the sums the scan keeps overflow int64, the value does not; the
