@@ -229,6 +229,25 @@ cdef object _owner_fsum(list coins, list play):
             _float_sum_exact([coins[move[1]] for move in play[1::2]]))
 
 
+cdef tuple _profits_exact(object total, object value):
+    """What each player takes, from the coins' sum and the game's value on exact numbers:
+    (sum + value) / 2 (ints halve exactly, Fraction and Decimal divide exactly) and the
+    rest. O(1)."""
+    if type(total) is int:
+        first = (total + value) // 2
+    else:
+        first = (total + value) / 2
+    return first, total - first
+
+
+cdef tuple _float_profits_answer(object value, tuple profits):
+    """The answer of a profits twin on Python floats: OVERFLOW when the value or a player's
+    rounded sum is beyond the float range, as in the machine kernel. O(1)."""
+    if _overflowed(value) or _overflowed(profits[0]) or _overflowed(profits[1]):
+        return Status.OVERFLOW, None
+    return Status.OK, profits
+
+
 def game_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                        Py_ssize_t n_rows):
     """``game_profits`` on Python numbers. Exact numbers: (sum + value) / 2 and the rest
@@ -244,20 +263,12 @@ def game_profits_exact(list coins, const int64_t[::1] starts, const int64_t[::1]
         return status, bad
     if type(_first_coin(coins, starts, stops)) is float:
         value, play = _play_exact(coins, starts, stops, n_rows)
-        profits = _owner_fsum(coins, play)
-        if (_overflowed(value) or _overflowed(profits[0])
-                or _overflowed(profits[1])):
-            return Status.OVERFLOW, None
-        return Status.OK, profits
+        return _float_profits_answer(value, _owner_fsum(coins, play))
     value = _value_exact(coins, starts, stops, n_rows)
     for c in range(starts.shape[0]):
         for p in range(starts[c], stops[c]):
             total = total + coins[p]
-    if type(total) is int:
-        first = (total + value) // 2
-    else:
-        first = (total + value) / 2
-    return Status.OK, (first, total - first)
+    return Status.OK, _profits_exact(total, value)
 
 
 cdef object _first_coin(list coins, const int64_t[::1] starts, const int64_t[::1] stops):
@@ -378,6 +389,14 @@ cdef list _row_play_from_exact(list segments, list order, Py_ssize_t n):
     return play
 
 
+cdef tuple _row_solved_exact(list coins, Py_ssize_t parts):
+    """A row solved as the machine kernels solve it: the segments of its reduced row, the
+    Greedy order of its entries and the value. O(n) amortised."""
+    values, segments = _row_reduce_exact(coins, parts)
+    order = _row_order_exact(values)
+    return segments, order, _row_value_from_exact(values, order)
+
+
 def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
                     bint sample=False):
     """``row_value`` on Python numbers (the parts one after the other; ``sample`` changes
@@ -389,8 +408,7 @@ def row_value_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
     status, bad = check_finite_exact(coins)
     if status != OK:
         return status, bad
-    values, _ = _row_reduce_exact(coins, parts)
-    value = _row_value_from_exact(values, _row_order_exact(values))
+    _, _, value = _row_solved_exact(coins, parts)
     if _overflowed(value):
         return Status.OVERFLOW, None
     return Status.OK, value
@@ -409,25 +427,17 @@ def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
     status, bad = check_finite_exact(coins)
     if status != OK:
         return status, bad
-    values, segments = _row_reduce_exact(coins, parts)
-    order = _row_order_exact(values)
-    value = _row_value_from_exact(values, order)
+    segments, order, value = _row_solved_exact(coins, parts)
     if type(coins[0]) is float:
         play = _row_play_from_exact(segments, order, len(coins))
         first = _float_sum_exact([coins[p] for p in play[0::2]])
         second = _float_sum_exact([coins[p] for p in play[1::2]])
-        if _overflowed(value) or _overflowed(first) or _overflowed(second):
-            return Status.OVERFLOW, None
-        return Status.OK, (first, second)
+        return _float_profits_answer(value, (first, second))
     for p in range(len(coins)):
         if p % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
             PyErr_CheckSignals()
         total = total + coins[p]
-    if type(total) is int:
-        first = (total + value) // 2
-    else:
-        first = (total + value) / 2
-    return Status.OK, (first, total - first)
+    return Status.OK, _profits_exact(total, value)
 
 
 def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
@@ -441,9 +451,7 @@ def row_play_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
     status, bad = check_finite_exact(coins)
     if status != OK:
         return status, bad
-    values, segments = _row_reduce_exact(coins, parts)
-    order = _row_order_exact(values)
-    value = _row_value_from_exact(values, order)
+    segments, order, value = _row_solved_exact(coins, parts)
     if _overflowed(value):
         return Status.OVERFLOW, None
     return Status.OK, _row_array("q", _row_play_from_exact(segments, order, n))
