@@ -176,7 +176,8 @@ class Engine:
                                   answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
         # (coins left, the move best_move offered there): take() plays it without checks.
-        self._offered: tuple[int, Move] | None = None
+        # (coins left, the Move best_move offered, its component or -1 for a node, its end)
+        self._offered: tuple[int, Move, int, bool] | None = None
 
     # -- copies and pickles -----------------------------------------------------------------
 
@@ -272,13 +273,16 @@ class Engine:
         if c < self._n_rows:
             move = _new_move(Move, ("row", c, "left" if from_left else "right",
                                     flat - self._bases[c], self._data[flat]))
-            self._offered = (left, move)
-            return move
-        if c < len(self._starts):
-            return _new_move(Move, ("stack", c - self._n_rows, "top", flat - self._bases[c],
-                              self._data[flat]))
-        node = flat - cast(LiveForest, self._forest).base
-        return _new_move(Move, ("tree", node, "root", node, self._data[flat]))
+        elif c < len(self._starts):
+            move = _new_move(Move, ("stack", c - self._n_rows, "top", flat - self._bases[c],
+                                    self._data[flat]))
+            from_left = True  # a stack's top is the start of its coins
+        else:
+            node = flat - cast(LiveForest, self._forest).base
+            move = _new_move(Move, ("tree", node, "root", node, self._data[flat]))
+            c = -1
+        self._offered = (left, move, c, from_left)
+        return move
 
     def moves(self) -> list[Move]:
         """The legal moves, as ``Game.moves()`` lists them for the same position.
@@ -331,8 +335,12 @@ class Engine:
                 # The move ``best_move`` gave at this very position (the coins left tell: a
                 # move takes one): played as it is, without the checks below. A move of an
                 # Engine of 8 coins took 9,500 instructions with them, 6,900 without
-                # (callgrind, best_move and take).
-                self._pop(move[1], move[2] == "left")
+                # (callgrind, best_move and take); a move of a 20,000-node forest, 3.4 us with
+                # them, 1.1 us without (2,000 moves, best time of five).
+                if offered[2] >= 0:
+                    self._pop(offered[2], offered[3])
+                else:
+                    self._take_node(move[1])
                 return move
             if move.__class__ is str and self._one_row:
                 # The hot path of a one-row game: an end by its name.

@@ -43,22 +43,21 @@ __all__ = ["Layout", "layout"]
 
 
 def _group(label: str, group: Any) -> list:
-    """The components of ``rows=`` or ``stacks=`` as a list (not yet checked one by one),
-    each component that may be read only once (an iterator) read into a list here."""
+    """The components of ``rows=`` or ``stacks=`` as a new list, not yet checked one by one
+    (a component that may be read only once is read in ``layout``, where the packing
+    declines it). O(k)."""
     if group.__class__ is list or group.__class__ is tuple:
-        # the common case, without the checks of abstract types below
-        return [read_once(component, f"{label} {i}") for i, component in enumerate(group)]
+        return list(group)  # the common case, without the checks of abstract types below
     if isinstance(group, (str, bytes, Set, Mapping)) or not isinstance(group, Iterable):
         raise TypeError(f"{label}s must be a sequence of {label}s, got {type(group).__name__}")
     try:
-        items = list(group)
+        return list(group)
     except NotImplementedError:  # a multi-dimensional memoryview cannot be iterated
         raise TypeError(
             f"{label}s must be a sequence of {label}s, got {type(group).__name__}"
         ) from None
     except OverflowError:  # e.g. range(10**20): more components than a list can hold
         raise ValueError(f"{label}s is {describe(group)}; it has too many {label}s") from None
-    return [read_once(component, f"{label} {i}") for i, component in enumerate(items)]
 
 
 def _column(label: str, i: int, component: Any) -> Column:
@@ -171,11 +170,17 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
         if any(isinstance(item, _core.PackSpan) for item in row_items + stack_items):
             return _stored(row_items, stack_items, forest)
         marks = payload
+        n_row_items = len(row_items)
+        n_components = n_row_items + len(stack_items)
         i = marks.find(1)
         while i >= 0:
-            label, index = ("row", i) if i < len(row_items) else ("stack", i - len(row_items))
-            if label == "stack" and index >= len(stack_items):
+            label, index = ("row", i) if i < n_row_items else ("stack", i - n_row_items)
+            if i >= n_components:
                 return _stored(row_items, stack_items, forest)  # the forest's values
+            # The packing does not read what it declines: an iterator is read here, once,
+            # and every later pass (``_stored``) reads the list it became.
+            items[i] = read_once(items[i], f"{label} {index}")
+            (row_items if i < n_row_items else stack_items)[index] = items[i]
             col = _column(label, index, items[i])
             if col.kind == OBJECTS:
                 return _stored(row_items, stack_items, forest)

@@ -81,6 +81,8 @@ class Position:
 def _index(value: Any) -> int | None:
     """An integer index as ``operator.index`` reads it (NumPy integers too); None for a
     bool or anything that is not an integer."""
+    if value.__class__ is int:
+        return value  # the common case, without the checks below
     # NumPy's bool: no __index__ from NumPy 2.3 on, a deprecated one before.
     if is_bool(value):
         return None

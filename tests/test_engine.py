@@ -30,6 +30,7 @@ from oracles import (
     brute_value,
     dp_table,
 )
+from window_check import check_windows
 
 OPPONENTS = ("random", "greedy", "left", "spoiler", "deviator", "optimal")
 
@@ -362,7 +363,7 @@ def test_kernel_playouts_are_optimal_against_every_opponent(structure):
                 else:
                     windows.pop_right(0)
                     j -= 1
-            windows._check()
+            check_windows(windows)
 
 
 def test_engine_long_stacks_against_game_values():

@@ -13,6 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from coinsrow import Engine, Game
 
 from oracles import brute_forest_value, brute_value
+from window_check import check_windows
 
 COIN = st.integers(-4, 4)
 NUMBERS = st.sampled_from(["int", "big", "fraction", "float"])
@@ -71,7 +72,7 @@ class EngineBesideGame(RuleBasedStateMachine):
         value = self.engine.value()
         assert value == self.game.value()
         assert value == brute_value(self.game.rows, self.game.stacks)
-        self.engine._windows._check()
+        check_windows(self.engine._windows)
 
 
 EngineBesideGame.TestCase.settings = settings(max_examples=120, stateful_step_count=12,

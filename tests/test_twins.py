@@ -22,6 +22,7 @@ from coinsrow import _core
 
 from checks import same_bits
 from generators import ROW_STYLES, random_parents, random_row
+from window_check import check_windows
 
 Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
@@ -316,8 +317,8 @@ def test_window_structures_call_by_call(seed, floats):
                 args = ()
             a, b = compare((getattr(machine, method), *args), (getattr(twin, method), *args))
             assert same(a, b, not floats), (method, args, a, b)
-        machine._check()
-        twin._check()
+        check_windows(machine)
+        check_windows(twin)
 
 
 @pytest.mark.parametrize("seed,floats", CASES)

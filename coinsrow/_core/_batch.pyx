@@ -92,6 +92,7 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
     cdef coin_t *grown
     cdef int64_t *grown_segments
     cdef const coin_t[::1] piece
+    cdef const coin_t *piece_data
     cdef coin_t result, total, twice, first, second, zero = 0
     cdef double first_f, second_f
     cdef bint ovf, bad_range = False, no_memory = False
@@ -144,6 +145,7 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
                 # _reduce writes the reduced row at the coins' own indices: index the slice
                 # from 0 so that the small scratch serves it.
                 piece = coins[lo:hi]
+                piece_data = &piece[0] if hi > lo else NULL
                 for q in range(g, h):
                     start = offsets[q] - base - lo
                     stop = offsets[q + 1] - base - lo
@@ -167,7 +169,7 @@ def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offset
                             out_second[q] = second_f
                             ovf = status == OVERFLOW
                     if coin_t is int64_t or not profits:
-                        top = _reduce(piece, start, stop, scratch, NULL, &ovf)
+                        top = _reduce(piece_data, start, stop, scratch, NULL, &ovf)
                         result = _one_row_greedy(scratch, start, top - 1, &ovf)
                         # As game_value: plus the (empty) Fruitless term, which turns -0.0
                         # into 0.0.

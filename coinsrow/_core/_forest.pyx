@@ -45,6 +45,7 @@ from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
 from coinsrow._core._sort cimport *
 from coinsrow._core._forest_blocks cimport *
 from coinsrow._core._forest_play cimport *
+from coinsrow._core._heap cimport _min_pop, _min_push
 
 # The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the blocks,
 # bottom-up: the value's loop and the slots' one), _forest_play (the play's loop); this
@@ -320,45 +321,29 @@ def forest_check(const int64_t[::1] parents):
 
 # -- the engine's structure --------------------------------------------------------------------
 
+cdef void *_regrown(void *p, size_t size) except NULL:
+    """p reallocated to ``size`` bytes; MemoryError when refused (p then stays valid and
+    unchanged). O(size)."""
+    cdef void *q = PyMem_RawRealloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
+
+
 cdef int _grow_treap_cells(RowWindows rows, int64_t extra) except -1:
     """Room for ``extra`` more treap nodes after the rows' nil node (ids nil + 1 ..): they
     order after every row block on ties (docs/window.md's treap breaks ties by node id)."""
     cdef int64_t nil = rows.w.nil, cells = nil + 1 + extra, i
-    cdef void *p
-    p = PyMem_RawRealloc(rows.w.tl, cells * sizeof(int64_t))
-    if p == NULL:
-        raise MemoryError()
-    rows.w.tl = <int64_t *> p
-    p = PyMem_RawRealloc(rows.w.tr, cells * sizeof(int64_t))
-    if p == NULL:
-        raise MemoryError()
-    rows.w.tr = <int64_t *> p
-    p = PyMem_RawRealloc(rows.w.sz, cells * sizeof(int64_t))
-    if p == NULL:
-        raise MemoryError()
-    rows.w.sz = <int64_t *> p
-    p = PyMem_RawRealloc(rows.w.pri, cells * sizeof(uint64_t))
-    if p == NULL:
-        raise MemoryError()
-    rows.w.pri = <uint64_t *> p
+    rows.w.tl = <int64_t *> _regrown(rows.w.tl, cells * sizeof(int64_t))
+    rows.w.tr = <int64_t *> _regrown(rows.w.tr, cells * sizeof(int64_t))
+    rows.w.sz = <int64_t *> _regrown(rows.w.sz, cells * sizeof(int64_t))
+    rows.w.pri = <uint64_t *> _regrown(rows.w.pri, cells * sizeof(uint64_t))
     if rows.is_float:
-        p = PyMem_RawRealloc(rows.val_f, cells * sizeof(double))
-        if p == NULL:
-            raise MemoryError()
-        rows.val_f = <double *> p
-        p = PyMem_RawRealloc(rows.alt_f, cells * sizeof(double))
-        if p == NULL:
-            raise MemoryError()
-        rows.alt_f = <double *> p
+        rows.val_f = <double *> _regrown(rows.val_f, cells * sizeof(double))
+        rows.alt_f = <double *> _regrown(rows.alt_f, cells * sizeof(double))
     else:
-        p = PyMem_RawRealloc(rows.val_i, cells * sizeof(int64_t))
-        if p == NULL:
-            raise MemoryError()
-        rows.val_i = <int64_t *> p
-        p = PyMem_RawRealloc(rows.alt_i, cells * sizeof(int64_t))
-        if p == NULL:
-            raise MemoryError()
-        rows.alt_i = <int64_t *> p
+        rows.val_i = <int64_t *> _regrown(rows.val_i, cells * sizeof(int64_t))
+        rows.alt_i = <int64_t *> _regrown(rows.alt_i, cells * sizeof(int64_t))
     for i in range(nil + 1, cells):
         rows.w.pri[i] = _w_priority(<uint64_t> i)
         rows.w.tl[i] = nil
@@ -589,15 +574,7 @@ cdef class ForestWindows:
                                       self.merged_first, self.merged_next, &ovf)
             if st == NO_MEMORY:
                 raise MemoryError()
-            for s in range(S):
-                self.first_child[s] = -1
-            s = S
-            while s > 0:
-                s -= 1
-                p = self.spar[s]
-                if p >= 0:
-                    self.next_sib[s] = self.first_child[p]
-                    self.first_child[p] = s
+            _link_children(S, self.spar, self.first_child, self.next_sib)
             self.roots_size = 0
             for s in range(S):
                 if self.spar[s] < 0:

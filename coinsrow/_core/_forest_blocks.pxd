@@ -43,6 +43,9 @@ cdef void _slots_of(const coin_t[::1] coins, const int64_t[::1] starts,
                     int64_t *par, int64_t *component, coin_t *coin,
                     int64_t *slot_of_node) noexcept nogil
 
+cdef void _link_children(int64_t n, const int64_t *par, int64_t *first_child,
+                         int64_t *next_sib) noexcept nogil
+
 cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
                       uint8_t *released, uint8_t *alive, int64_t *merged_first,
                       int64_t *merged_next, bint *overflow) except -1 nogil

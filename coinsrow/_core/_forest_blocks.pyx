@@ -154,6 +154,18 @@ cdef inline int32_t _node_meld(_Node *N, int32_t a, int32_t b, const coin_t *lik
     return a
 
 
+cdef inline int32_t _meld_list(_Node *N, int32_t h, int32_t heaps,
+                               const coin_t *like) noexcept nogil:
+    """The heaps of the list ``heaps`` melded into h, one by one. O(length)."""
+    cdef int32_t nx
+    while heaps >= 0:
+        nx = N[heaps].sibling
+        N[heaps].sibling = -1
+        h = _node_meld(N, h, heaps, like)
+        heaps = nx
+    return h
+
+
 cdef int32_t _node_pop(_Node *N, int32_t h, const coin_t *like) noexcept nogil:
     """``_ph_pop`` on _Node records."""
     cdef int32_t c = N[h].child, pairs = -1, a, b, rest, r
@@ -178,12 +190,7 @@ cdef int32_t _node_pop(_Node *N, int32_t h, const coin_t *like) noexcept nogil:
     r = pairs
     pairs = N[r].sibling
     N[r].sibling = -1
-    while pairs >= 0:
-        rest = N[pairs].sibling
-        N[pairs].sibling = -1
-        r = _node_meld(N, r, pairs, like)
-        pairs = rest
-    return r
+    return _meld_list(N, r, pairs, like)
 
 
 # -- the value: bottom-up over the forest ------------------------------------------------------
@@ -250,6 +257,15 @@ cdef inline int64_t _children_first_at(int kind, int64_t n, const int32_t *order
     return order[j]
 
 
+cdef inline void _prefetch_size(int kind, int64_t n, const int32_t *order, const int64_t *par,
+                               const int32_t *size, int64_t j) noexcept nogil:
+    """Requests size[] at the parent of the j-th vertex children first: a pass of
+    ``_renumbered`` reads it there _RENUMBER_AHEAD vertices later. O(1)."""
+    cdef int64_t p = par[_children_first_at(kind, n, order, j)]
+    if p >= 0:
+        coinsrow_prefetch(&size[p])
+
+
 cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
                         int32_t *order, int64_t count, _Node *N) except -1 nogil:
     """Kahn's order completed: order[0:count] are the leaves, N[v].child the number of v's
@@ -279,11 +295,11 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
     vertex whose parent is off the table a root: writes the coin and the parent of new id i
     to N[i].key and N[i].child (parents precede their children there) and sets kids[0:n]
     to -1. Returns 0, writing nothing more, when the ids are a preorder already (and no
-    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it looks
-    at signals: the error reaches the caller, which stops and frees its scratch). n is the number of ids; ``kind`` (``_children_first_kind``)
-    the order children first: decreasing ids (0), increasing (1), or the first ``visits``
-    of ``order`` (2: Kahn's, every vertex on the table). ``size`` and ``position`` have
-    room for n ids each.
+    vertex is off the table), 1 when it renumbered, -1 when a signal handler raised (it
+    looks at signals: the error reaches the caller, which stops and frees its scratch). n
+    is the number of ids; ``kind`` (``_children_first_kind``) the order children first:
+    decreasing ids (0), increasing (1), or the first ``visits`` of ``order`` (2: Kahn's,
+    every vertex on the table). ``size`` and ``position`` have room for n ids each.
 
     Three passes, each reading the parents in order and one other array at the parent (no
     chain of dependent reads): the sizes of the subtrees, children first; each vertex's
@@ -299,9 +315,7 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
         _forest_signals(j)
         v = _children_first_at(kind, n, order, j)
         if j + _RENUMBER_AHEAD < visits:
-            p = par[_children_first_at(kind, n, order, j + _RENUMBER_AHEAD)]
-            if p >= 0:
-                coinsrow_prefetch(&size[p])
+            _prefetch_size(kind, n, order, par, size, j + _RENUMBER_AHEAD)
         if any_removed and gone[v]:
             continue
         p = par[v]
@@ -311,9 +325,7 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
         _forest_signals(j)
         v = _children_first_at(kind, n, order, visits - 1 - j)
         if j + _RENUMBER_AHEAD < visits:
-            p = par[_children_first_at(kind, n, order, visits - 1 - j - _RENUMBER_AHEAD)]
-            if p >= 0:
-                coinsrow_prefetch(&size[p])
+            _prefetch_size(kind, n, order, par, size, visits - 1 - j - _RENUMBER_AHEAD)
         if any_removed and gone[v]:
             continue
         p = par[v]
@@ -351,6 +363,398 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
     return 1
 
 
+cdef struct _Visits:
+    # The order _forest_released visits the vertices in, children first (_visit_order).
+    int kind              # 0: by decreasing id, 1: by increasing id, 2: order[] (Kahn's)
+    bint any_removed      # some vertices are off the table (gone[])
+    bint renumbered       # coins and parents in preorder, in the records (_renumbered)
+    int64_t n             # the ids
+    int64_t count         # the vertices to visit (kind 2: those in order[] so far)
+    int32_t *order        # Kahn's order, extended as vertices are visited (kind 2)
+
+
+cdef int _visit_order(const coin_t *coin, const int64_t *par, const uint8_t *gone, int64_t n,
+                      _Node *N, int32_t *kids, coin_t *stack, _Visits *v) except -1 nogil:
+    """The order of the visits of ``_forest_released`` in ``v`` (``v.order`` allocated for
+    kind 2, the caller frees it), every ``kids[]`` set to -1, and an int64 forest whose heaps
+    would be scattered over the records renumbered in preorder first (``stack`` lends its
+    room). OK or NO_MEMORY. O(n)."""
+    cdef int64_t j, live = 0, scattered = 0, branching = 0, tail = 0
+    cdef bint before = True, after = True
+    v.n = n
+    v.count = n
+    v.any_removed = False
+    v.renumbered = False
+    for j in range(n):
+        _forest_signals(j)
+        kids[j] = -1
+        if gone[j]:
+            v.any_removed = True
+        elif par[j] >= 0 and not gone[par[j]]:
+            before &= par[j] < j
+            after &= par[j] > j
+    v.kind = 0 if before else (1 if after else 2)
+    if coin_t is int64_t and v.kind != 2:
+        # Scattered vertices: a parent far from its child and from the previous vertex's
+        # parent (the heaps of a subtree then lie all over the records), counted on one
+        # vertex in _FOREST_SAMPLE.
+        j = 1
+        while j < n:
+            if not gone[j]:
+                live += 1
+                scattered += _far(par[j], j) & _far(par[j], par[j - 1])
+            j += _FOREST_SAMPLE
+    if coin_t is int64_t and v.kind != 2 and scattered * _FOREST_SCATTERED > live:
+        live = n
+        if v.any_removed:
+            for j in range(n):
+                live -= gone[j]
+        if _renumbered(coin, par, gone, v.any_removed, n, v.kind, NULL, n, kids,
+                       <int32_t *> stack, kids, N):
+            v.renumbered = True
+            v.n = live
+            v.count = live
+            v.any_removed = False
+            v.kind = 0
+    if v.kind == 2:
+        v.order = <int32_t *> _scratch((n if n > 0 else 1) * sizeof(int32_t))
+        if v.order == NULL:
+            return NO_MEMORY
+        for j in range(n):
+            N[j].child = 0
+        for j in range(n):
+            _forest_signals(j)
+            if not gone[j] and par[j] >= 0 and not gone[par[j]]:
+                N[par[j]].child += 1
+        for j in range(n):
+            if not gone[j]:
+                if N[j].child == 0:
+                    v.order[tail] = <int32_t> j
+                    tail += 1
+                branching += N[j].child >= 2
+        v.count = tail
+    if coin_t is int64_t and v.kind == 2 and branching * _FOREST_BRANCHING > n:
+        # Parents anywhere, and many vertices with several children (a random tree: many
+        # heaps popped): Kahn's order in full (each vertex when its last child is done),
+        # then the preorder renumbering along it. Its visits would jump all over memory;
+        # the renumbered forest's go down the ids. (A path's, a star's or a
+        # caterpillar's heaps are chains and runs: renumbering them measured slower.)
+        v.count = _kahn_rest(par, gone, v.any_removed, v.order, v.count, N)
+        live = v.count
+        if _renumbered(coin, par, gone, v.any_removed, n, v.kind, v.order, v.count, kids,
+                       <int32_t *> stack, kids, N):
+            v.renumbered = True
+            v.n = live
+            v.any_removed = False
+            v.kind = 0
+    return OK
+
+
+cdef inline int64_t _visit_sibling_leaves(_Node *N, int32_t *kids, const coin_t *coin,
+                                          const int64_t *par, const _Visits *v,
+                                          int32_t parent, int64_t j) except -1 nogil:
+    """The leaves of ``parent`` visited next, from the j-th vertex on, each put on its
+    parent's list in a short loop (the general visit does nothing more for them; its
+    prefetches are hints). The one right before the parent itself is left to the general
+    visit (an array starts there). Returns the next j. O(leaves)."""
+    cdef int32_t u, step = -1 if v.kind == 0 else 1
+    cdef coin_t d
+    while j + 1 < v.count:
+        u = <int32_t> (v.n - 1 - j if v.kind == 0 else j)
+        if kids[u] >= 0 or _parent_at(par, N, v.renumbered, u) != parent:
+            break
+        if parent == u + step:
+            break
+        _forest_signals(j)
+        d = _coin_at(coin, N, v.renumbered, u)
+        if coin_t is double:
+            d = d + 0.0
+        _set_node_key(N, u, d)
+        N[u].child = -1
+        N[u].sibling = kids[parent]
+        kids[parent] = u
+        j += 1
+    return j
+
+
+cdef inline void _prefetch_visits(const _Node *N, const int32_t *kids, const int64_t *par,
+                                  const _Visits *v, int64_t w, int64_t near,
+                                  int64_t nearest) noexcept nogil:
+    """Requests what the visits of vertices w, near and nearest (soon, sooner, next; -1:
+    none) will read first: the heaps are latency bound, a random tree's parent and first
+    child are anywhere in memory. O(1)."""
+    cdef int32_t x, q
+    if 0 <= w < v.n:
+        # w's parent's list head and its first child's record.
+        x = <int32_t> _parent_at(par, N, v.renumbered, w)
+        if x >= 0:
+            coinsrow_prefetch(&kids[x])
+        if kids[w] >= 0:
+            coinsrow_prefetch(&N[kids[w]])
+    if 0 <= near < v.n and kids[near] >= 0:
+        # near's first child's first child and next sibling.
+        q = kids[near]
+        if N[q].child >= 0:
+            coinsrow_prefetch(&N[N[q].child])
+        if N[q].sibling >= 0:
+            coinsrow_prefetch(&N[N[q].sibling])
+    if 0 <= nearest < v.n and kids[nearest] >= 0:
+        # One step further down the list: the third heap's record and the second heap's
+        # first child.
+        q = N[kids[nearest]].sibling
+        if q >= 0:
+            if N[q].sibling >= 0:
+                coinsrow_prefetch(&N[N[q].sibling])
+            if N[q].child >= 0:
+                coinsrow_prefetch(&N[N[q].child])
+
+
+cdef inline int32_t _visited(const _Visits *v, int64_t j, const _Node *N, const int32_t *kids,
+                             const coin_t *coin, const int64_t *par, int64_t *w, int64_t *near,
+                             int64_t *nearest) noexcept nogil:
+    """The j-th vertex visited, and the vertices whose records ``_prefetch_visits`` requests
+    (-1: none); in Kahn's order, what a vertex further ahead reads first is requested here.
+    O(1)."""
+    cdef int32_t x
+    if v.kind == 0:
+        w[0] = v.n - 1 - j - _FOREST_AHEAD
+        near[0] = v.n - 1 - j - _FOREST_AHEAD // 2
+        nearest[0] = v.n - 1 - j - _FOREST_AHEAD // 4
+        return <int32_t> (v.n - 1 - j)
+    if v.kind == 1:
+        w[0] = j + _FOREST_AHEAD
+        near[0] = j + _FOREST_AHEAD // 2
+        nearest[0] = j + _FOREST_AHEAD // 4
+        return <int32_t> j
+    w[0] = v.order[j + _FOREST_AHEAD] if j + _FOREST_AHEAD < v.count else -1
+    near[0] = v.order[j + _FOREST_AHEAD // 2] if j + _FOREST_AHEAD // 2 < v.count else -1
+    nearest[0] = -1  # measured slower here: these records are prefetched below
+    if j + 2 * _FOREST_AHEAD < v.count:
+        # Kahn's order jumps around memory: its parent, coin, list and record.
+        x = v.order[j + 2 * _FOREST_AHEAD]
+        coinsrow_prefetch(&par[x])
+        coinsrow_prefetch(&coin[x])
+        coinsrow_prefetch(&kids[x])
+        coinsrow_prefetch(&N[x])
+    return v.order[j]
+
+
+cdef inline int64_t _split_children(_Node *N, int32_t heaps, coin_t *stack, int32_t *h,
+                                    int32_t *singles, const coin_t *like) noexcept nogil:
+    """A vertex's children's heaps (the list ``heaps``): the one-block ones set aside in
+    ``singles`` (the list kept as it is when they all are), their keys gathered in ``stack``; the
+    others melded into h. Returns how many keys were gathered. O(children)."""
+    cdef int64_t r = 0
+    cdef int32_t q = heaps, nx
+    singles[0] = heaps
+    while q >= 0:
+        if N[q].child >= 0:
+            singles[0] = -1  # the list mixes both kinds: split it below
+            break
+        stack[r] = _node_key(N, q, like)
+        r += 1
+        q = N[q].sibling
+    if singles[0] < 0:
+        r = 0
+        q = heaps
+        while q >= 0:
+            nx = N[q].sibling
+            if N[q].child < 0:
+                N[q].sibling = singles[0]
+                singles[0] = q
+                stack[r] = _node_key(N, q, like)
+                r += 1
+            else:
+                if nx >= 0:
+                    coinsrow_prefetch(&N[nx])
+                coinsrow_prefetch(&N[N[q].child])  # read if q is popped
+                N[q].sibling = -1
+                h[0] = _node_meld(N, h[0], q, like)
+            q = nx
+    return r
+
+
+cdef inline int32_t _chain_of(_Node *N, int32_t heaps, const coin_t *stack,
+                              int64_t r) noexcept nogil:
+    """The records of the list ``heaps`` (r of them) as one chain holding stack[0:r]
+    (ascending), the largest first: one heap. Returns its head. O(r)."""
+    cdef int32_t q = heaps, nx
+    while q >= 0:
+        nx = N[q].sibling
+        r -= 1
+        _set_node_key(N, q, stack[r])
+        N[q].sibling = -1
+        N[q].child = nx
+        q = nx
+    return heaps
+
+
+cdef inline void _free_record(_Node *N, int32_t u, int32_t *pool, int32_t *free_lo,
+                              int32_t *free_hi) noexcept nogil:
+    """u's record free for the array's keys: consecutive ids extend the free range (nothing
+    written); others join the pool's list. O(1)."""
+    if free_hi[0] < free_lo[0]:
+        free_lo[0] = u
+        free_hi[0] = u
+    elif u == free_lo[0] - 1:
+        free_lo[0] = u
+    elif u == free_hi[0] + 1:
+        free_hi[0] = u
+    else:
+        N[u].sibling = pool[0]
+        pool[0] = u
+
+
+cdef inline void _block_onto_array(coin_t *stack, int64_t *top, coin_t d, coin_t *frozen,
+                                   bint *ovf) noexcept nogil:
+    """A vertex of coin d over the array heap of its only child: d merged with the blocks it
+    beats, the result pushed (or frozen at the bottom). ``ovf[0]`` set on an overflow (a
+    flag passed in, not returned: returning it cost two instructions a vertex on a path,
+    callgrind). O(pops)."""
+    cdef bint odd = True
+    while True:
+        if odd and (top[0] == 0 or d >= stack[top[0] - 1]):
+            stack[top[0]] = d
+            top[0] += 1
+            return
+        if top[0] == 0:
+            ovf[0] |= add_checked(frozen[0], d, frozen)
+            return
+        top[0] -= 1
+        if odd:
+            ovf[0] |= sub_checked(d, stack[top[0]], &d)
+        else:
+            ovf[0] |= add_checked(d, stack[top[0]], &d)
+        odd = not odd
+
+
+cdef inline void _block_onto_heap(_Node *N, int32_t *h, int32_t u, coin_t *d, coin_t *frozen,
+                                  bint *ovf) noexcept nogil:
+    """Vertex u of coin d[0] over the heap h of its children's blocks: d merged with the
+    blocks it beats, the result u's record at the top of h (or frozen). ``ovf[0]`` set on
+    an overflow (as ``_block_onto_array``). O(pops log n)."""
+    cdef bint odd = True
+    cdef coin_t key
+    while True:
+        if h[0] >= 0:
+            key = _node_key(N, h[0], d)
+        if odd and (h[0] < 0 or d[0] >= key):
+            _set_node_key(N, u, d[0])
+            N[u].child = h[0]
+            N[u].sibling = -1
+            h[0] = u
+            return
+        if h[0] < 0:
+            ovf[0] |= add_checked(frozen[0], d[0], frozen)
+            return
+        h[0] = _node_pop(N, h[0], d)
+        if odd:
+            ovf[0] |= sub_checked(d[0], key, d)
+        else:
+            ovf[0] |= add_checked(d[0], key, d)
+        odd = not odd
+
+
+cdef inline int _up_a_chain(_Node *N, const int32_t *kids, const coin_t *coin,
+                            const int64_t *par, const uint8_t *gone, const _Visits *v,
+                            coin_t *stack, int64_t *top, int32_t *pool, int32_t *free_lo,
+                            int32_t *free_hi, coin_t *frozen, int32_t *u, int64_t *pu,
+                            int64_t *j, coin_t d, bint *ovf) except -1 nogil:
+    """Vertex u of coin d onto the array heap, and up the chain: each vertex with the array
+    as its only child's heap. Decreasing or increasing ids go on here while the parent is
+    the next id and has no other child's heap (its other children were visited before).
+    Leaves u, pu (its parent) and j at the last vertex of the chain; ``ovf[0]`` set on an
+    overflow. O(chain + pops)."""
+    cdef int32_t p
+    while True:
+        # u's record is free now: the array may gain one key below.
+        _free_record(N, u[0], pool, free_lo, free_hi)
+        _block_onto_array(stack, top, d, frozen, ovf)
+        if v.kind == 2 or j[0] >= v.count:
+            return 0
+        p = <int32_t> pu[0]
+        if p < 0 or p != (u[0] - 1 if v.kind == 0 else u[0] + 1) or kids[p] >= 0:
+            return 0
+        if v.any_removed and gone[p]:
+            return 0
+        u[0] = p
+        _forest_signals(j[0])
+        j[0] += 1
+        pu[0] = _parent_at(par, N, v.renumbered, p)
+        d = _coin_at(coin, N, v.renumbered, p)
+        if coin_t is double:
+            d = d + 0.0
+
+
+cdef inline int32_t _parent_done(_Visits *v, _Node *N, const uint8_t *gone, int64_t pu,
+                                 int32_t u, int64_t j, int32_t *next_vertex) noexcept nogil:
+    """After u's visit: its parent on the table (-1: none), and the vertex visited next
+    (-1: none); in Kahn's order, the parent is appended when its last child is done. O(1)."""
+    cdef int32_t p = <int32_t> pu
+    if p >= 0 and v.any_removed and gone[p]:
+        p = -1
+    if p >= 0 and v.kind == 2:
+        N[p].child -= 1
+        if N[p].child == 0:
+            v.order[v.count] = p
+            v.count += 1
+    if v.kind == 0:
+        next_vertex[0] = u - 1
+    elif v.kind == 1:
+        next_vertex[0] = u + 1
+    else:
+        next_vertex[0] = v.order[j] if j < v.count else -1
+    return p
+
+
+cdef inline void _array_to_list(_Node *N, int32_t *kids, int32_t u, const coin_t *stack,
+                                int64_t *top, int32_t *pool, int32_t *free_lo,
+                                int32_t free_hi) noexcept nogil:
+    """The array heap as a chain of records (``_lay_out``), one more heap in u's list; the
+    array left empty. O(top)."""
+    cdef int32_t h
+    if top[0] > 0:
+        h = _lay_out(N, stack, top[0], pool, free_lo, free_hi)
+        N[h].sibling = kids[u]
+        kids[u] = h
+    top[0] = 0
+
+
+cdef inline void _array_to_keys(const coin_t *stack, int64_t *top, coin_t *keys,
+                                int64_t *n_keys) noexcept nogil:
+    """A root's blocks, the array's keys, appended to keys largest first. O(top)."""
+    cdef int64_t m = n_keys[0]
+    while top[0] > 0:
+        top[0] -= 1
+        keys[m] = stack[top[0]]
+        m += 1
+    n_keys[0] = m
+
+
+cdef int64_t _read_heaps(const _Node *N, int32_t roots, int32_t *stack, coin_t *keys,
+                         int64_t m) except -1 nogil:
+    """The keys of the heaps in the list ``roots`` appended to keys[m:], depth first
+    (``stack`` has room for a record each). Returns the new end. O(records)."""
+    cdef int64_t r = 0
+    cdef int32_t x
+    if roots >= 0:
+        stack[0] = roots
+        r = 1
+    while r > 0:
+        _forest_signals(m)
+        r -= 1
+        x = stack[r]
+        keys[m] = _node_key(N, x, keys)
+        m += 1
+        if N[x].sibling >= 0:
+            stack[r] = N[x].sibling
+            r += 1
+        if N[x].child >= 0:
+            stack[r] = N[x].child
+            r += 1
+    return m
+
+
 cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[::1] parents,
                           const uint8_t[::1] removed, coin_t *keys, int64_t *n_keys,
                           coin_t *frozen, bint *overflow) except -1 nogil:
@@ -363,37 +767,34 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     children, increasing when it follows them, else in Kahn's order (leaves first, then each
     vertex when its last child is done); an int64 forest whose heaps would be scattered over
     the records (``_FOREST_NEAR``, ``_FOREST_BRANCHING``) is first renumbered in preorder
-    (``_renumbered``) and visited by decreasing new id. Each vertex keeps the list of its
-    children's heaps; those that are one block each are sorted as one run once there are
-    _FOREST_RUN of them, the others melded. A heap that is one sorted run, or a chain going up (each vertex the
-    only child of the next one visited), lives in an array (a stack: the largest key on top)
-    until it meets a vertex with other children, where it becomes a chain of records. The
-    released blocks left at the roots are read from the arrays and heaps, in order for an
-    array and a chain. O(n log n); O(n) for paths and stars. NO_MEMORY if scratch memory is
-    refused.
+    (``_renumbered``) and visited by decreasing new id (``_visit_order``). Each vertex keeps
+    the list of its children's heaps; those that are one block each are sorted as one run
+    once there are _FOREST_RUN of them, the others melded. A heap that is one sorted run,
+    or a chain going up (each vertex the only child of the next one visited), lives in an
+    array (a stack: the largest key on top) until it meets a vertex with other children,
+    where it becomes a chain of records. The released blocks left at the roots are read
+    from the arrays and heaps, in order for an array and a chain. O(n log n); O(n) for
+    paths and stars. NO_MEMORY if scratch memory is refused.
     """
     cdef int64_t n = parents.shape[0], size = n if n > 0 else 1
     cdef _Node *N = NULL
     cdef int32_t *kids = NULL    # each vertex's children's heaps, linked through sibling
-    cdef int32_t *order = NULL   # Kahn's order, extended as vertices are visited
     cdef coin_t *stack = NULL    # the array heap (ascending: its maximum at top - 1)
-    cdef int64_t j, count = n, tail = 0, m, r, w, near, nearest, top = 0
-    cdef int32_t u, h, x, p, q, nx, singles, head, next_vertex
+    cdef int64_t j = 0, r, w, near, nearest, top = 0, pu
+    cdef int32_t u, p, singles, next_vertex, h
     cdef int32_t roots = -1      # the roots' final heaps, linked through sibling
     cdef int32_t owner = -1      # the vertex whose only child's heap is the array
     cdef int32_t pool = -1       # records free for the array's keys: this list, linked
     cdef int32_t free_lo = 0     # through sibling, and the ids free_lo..free_hi (the visited
     cdef int32_t free_hi = -1    # ids of a chain of consecutive ids): top of them at least
-    cdef int32_t step = 1        # the id visited next, in the first two orders: u + step
     cdef int32_t sibling_parent = -1  # the parent of the leaf just visited
-    cdef int kind
-    cdef coin_t d, key
-    cdef bint odd, ovf = False, any_removed = False, before = True, after = True, in_array
+    cdef coin_t d
+    cdef bint ovf = False, in_array
     cdef const coin_t *coin
     cdef const int64_t *par
     cdef const uint8_t *gone
-    cdef bint renumbered = False  # coins and parents in preorder, in N (_renumbered)
-    cdef int64_t scattered = 0, live = 0, pu, branching = 0
+    cdef _Visits v
+    v.order = NULL
     if n == 0:
         return OK
     coin = &coins[fbase]
@@ -405,200 +806,38 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
         stack = <coin_t *> _scratch(size * sizeof(coin_t))
         if N == NULL or kids == NULL or stack == NULL:
             return NO_MEMORY
-        for j in range(n):
-            _forest_signals(j)
-            kids[j] = -1
-            if gone[j]:
-                any_removed = True
-            elif par[j] >= 0 and not gone[par[j]]:
-                before &= par[j] < j
-                after &= par[j] > j
-        kind = 0 if before else (1 if after else 2)
-        if coin_t is int64_t and kind != 2:
-            # Scattered vertices: a parent far from its child and from the previous vertex's
-            # parent (the heaps of a subtree then lie all over the records), counted on one
-            # vertex in _FOREST_SAMPLE.
-            live = 0
-            j = 1
-            while j < n:
-                if not gone[j]:
-                    live += 1
-                    scattered += _far(par[j], j) & _far(par[j], par[j - 1])
-                j += _FOREST_SAMPLE
-        if coin_t is int64_t and kind != 2 and scattered * _FOREST_SCATTERED > live:
-            live = n
-            if any_removed:
-                for j in range(n):
-                    live -= gone[j]
-            if _renumbered(coin, par, gone, any_removed, n, kind, NULL, n, kids,
-                           <int32_t *> stack, kids, N):
-                renumbered = True
-                n = live
-                count = live
-                any_removed = False
-                kind = 0
-        if kind == 2:
-            order = <int32_t *> _scratch(size * sizeof(int32_t))
-            if order == NULL:
-                return NO_MEMORY
-            for j in range(n):
-                N[j].child = 0
-            for j in range(n):
-                _forest_signals(j)
-                if not gone[j] and par[j] >= 0 and not gone[par[j]]:
-                    N[par[j]].child += 1
-            for j in range(n):
-                if not gone[j]:
-                    if N[j].child == 0:
-                        order[tail] = <int32_t> j
-                        tail += 1
-                    branching += N[j].child >= 2
-            count = tail
-        if coin_t is int64_t and kind == 2 and branching * _FOREST_BRANCHING > n:
-            # Parents anywhere, and many vertices with several children (a random tree: many
-            # heaps popped): Kahn's order in full (each vertex when its last child is done),
-            # then the preorder renumbering along it. Its visits would jump all over memory;
-            # the renumbered forest's go down the ids. (A path's, a star's or a
-            # caterpillar's heaps are chains and runs: renumbering them measured slower.)
-            count = _kahn_rest(par, gone, any_removed, order, count, N)
-            live = count
-            if _renumbered(coin, par, gone, any_removed, n, kind, order, count, kids,
-                           <int32_t *> stack, kids, N):
-                renumbered = True
-                n = live
-                any_removed = False
-                kind = 0
-        j = 0
-        step = -1 if kind == 0 else 1
-        while j < count:
+        if _visit_order(coin, par, gone, n, N, kids, stack, &v) == NO_MEMORY:
+            return NO_MEMORY
+        n = v.n
+        while j < v.count:
             if sibling_parent >= 0:
                 # The last vertex was a leaf whose record went on its parent's list, and a
-                # sibling comes next: while the next ones are leaves of the same parent (a
-                # star's, or any vertex's whose leaves are numbered one after the other),
-                # the same, in a short loop (the general visit below does nothing more for
-                # them; its prefetches are hints). The one right before the parent itself
-                # goes the general way (an array starts there).
-                while j + 1 < count:
-                    u = <int32_t> (n - 1 - j if kind == 0 else j)
-                    if (kids[u] >= 0
-                            or _parent_at(par, N, renumbered, u) != sibling_parent):
-                        break
-                    if sibling_parent == u + step:
-                        break
-                    _forest_signals(j)
-                    d = _coin_at(coin, N, renumbered, u)
-                    if coin_t is double:
-                        d = d + 0.0
-                    _set_node_key(N, u, d)
-                    N[u].child = -1
-                    N[u].sibling = kids[sibling_parent]
-                    kids[sibling_parent] = u
-                    j += 1
+                # sibling comes next: so do the next ones while they are leaves of the same
+                # parent (a star's, or any vertex's whose leaves are numbered in a row).
+                j = _visit_sibling_leaves(N, kids, coin, par, &v, sibling_parent, j)
                 sibling_parent = -1
             _forest_signals(j)
-            if kind == 0:
-                u = <int32_t> (n - 1 - j)
-                w = u - _FOREST_AHEAD
-                near = u - _FOREST_AHEAD // 2
-                nearest = u - _FOREST_AHEAD // 4
-            elif kind == 1:
-                u = <int32_t> j
-                w = u + _FOREST_AHEAD
-                near = u + _FOREST_AHEAD // 2
-                nearest = u + _FOREST_AHEAD // 4
-            else:
-                u = order[j]
-                w = order[j + _FOREST_AHEAD] if j + _FOREST_AHEAD < count else -1
-                near = order[j + _FOREST_AHEAD // 2] if j + _FOREST_AHEAD // 2 < count else -1
-                nearest = -1  # measured slower here: these records are prefetched below
-                if j + 2 * _FOREST_AHEAD < count:
-                    # Kahn's order jumps around memory: what a vertex further ahead reads
-                    # first (its parent, coin, list, record) is requested now.
-                    x = order[j + 2 * _FOREST_AHEAD]
-                    coinsrow_prefetch(&par[x])
-                    coinsrow_prefetch(&coin[x])
-                    coinsrow_prefetch(&kids[x])
-                    coinsrow_prefetch(&N[x])
+            u = _visited(&v, j, N, kids, coin, par, &w, &near, &nearest)
             j += 1
-            if any_removed and gone[u]:
+            if v.any_removed and gone[u]:
                 continue
             # u's coin and parent, read before u's record is written (renumbered: they are
             # in it).
-            pu = _parent_at(par, N, renumbered, u)
-            d = _coin_at(coin, N, renumbered, u)
+            pu = _parent_at(par, N, v.renumbered, u)
+            d = _coin_at(coin, N, v.renumbered, u)
             in_array = owner == u
             if in_array and kids[u] >= 0:
-                # Other children too: the array becomes a chain of records, one more heap
-                # in u's list.
+                # Other children too: the array becomes one more heap in u's list.
                 in_array = False
-                if top > 0:
-                    q = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
-                    N[q].sibling = kids[u]
-                    kids[u] = q
-                top = 0
+                _array_to_list(N, kids, u, stack, &top, &pool, &free_lo, free_hi)
                 owner = -1
             h = -1
             if not in_array:
-                if 0 <= w < n:
-                    # A vertex visited soon: its parent's list head and its first child's
-                    # record; nearer, that child's first child and next sibling (the records
-                    # the visit will read next).
-                    x = <int32_t> _parent_at(par, N, renumbered, w)
-                    if x >= 0:
-                        coinsrow_prefetch(&kids[x])
-                    if kids[w] >= 0:
-                        coinsrow_prefetch(&N[kids[w]])
-                if 0 <= near < n and kids[near] >= 0:
-                    q = kids[near]
-                    if N[q].child >= 0:
-                        coinsrow_prefetch(&N[N[q].child])
-                    if N[q].sibling >= 0:
-                        coinsrow_prefetch(&N[N[q].sibling])
-                if 0 <= nearest < n and kids[nearest] >= 0:
-                    # Nearer still, one step further down the list: the third heap's record
-                    # and the second heap's first child.
-                    q = N[kids[nearest]].sibling
-                    if q >= 0:
-                        if N[q].sibling >= 0:
-                            coinsrow_prefetch(&N[N[q].sibling])
-                        if N[q].child >= 0:
-                            coinsrow_prefetch(&N[N[q].child])
-                # The children's heaps: the one-block ones set aside, their keys gathered
-                # in the array (free: no array is on while this runs). When they are all
-                # one-block heaps, their list is kept as it is.
-                singles = kids[u]
-                r = 0
-                q = kids[u]
-                while q >= 0:
-                    if N[q].child >= 0:
-                        singles = -1  # the list mixes both kinds: split it below
-                        break
-                    stack[r] = _node_key(N, q, &d)
-                    r += 1
-                    q = N[q].sibling
-                if singles < 0:
-                    r = 0
-                    q = kids[u]
-                    while q >= 0:
-                        nx = N[q].sibling
-                        if N[q].child < 0:
-                            N[q].sibling = singles
-                            singles = q
-                            stack[r] = _node_key(N, q, &d)
-                            r += 1
-                        else:
-                            if nx >= 0:
-                                coinsrow_prefetch(&N[nx])
-                            coinsrow_prefetch(&N[N[q].child])  # read if q is popped
-                            N[q].sibling = -1
-                            h = _node_meld(N, h, q, &d)
-                        q = nx
+                _prefetch_visits(N, kids, par, &v, w, near, nearest)
+                # The array is free while the children's heaps are split.
+                r = _split_children(N, kids[u], stack, &h, &singles, &d)
                 if 0 < r < _FOREST_RUN:
-                    while singles >= 0:
-                        nx = N[singles].sibling
-                        N[singles].sibling = -1
-                        h = _node_meld(N, h, singles, &d)
-                        singles = nx
+                    h = _meld_list(N, h, singles, &d)
                 elif r > 0:
                     # One sorted run: an array heap when it is all u has (with its records
                     # as the pool), else dealt again along the list as a chain.
@@ -614,111 +853,22 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                         free_hi = -1
                         in_array = True
                     else:
-                        head = singles
-                        q = singles
-                        while q >= 0:
-                            nx = N[q].sibling
-                            r -= 1
-                            _set_node_key(N, q, stack[r])
-                            N[q].sibling = -1
-                            N[q].child = nx
-                            q = nx
-                        h = _node_meld(N, h, head, &d)
+                        h = _node_meld(N, h, _chain_of(N, singles, stack, r), &d)
             if coin_t is double:
                 d = d + 0.0  # no -0.0 anywhere: ties then never depend on the order of pops
-            odd = True
             if in_array:
-                # Up a chain: each vertex with the array as its only child's heap. Decreasing
-                # or increasing ids go on here while the parent is the next id and has no
-                # other child's heap (its other children were visited before).
-                while True:
-                    # u's record is free now: the array may gain one key below. Consecutive
-                    # ids extend the free range (nothing written); others join the list.
-                    if free_hi < free_lo:
-                        free_lo = u
-                        free_hi = u
-                    elif u == free_lo - 1:
-                        free_lo = u
-                    elif u == free_hi + 1:
-                        free_hi = u
-                    else:
-                        N[u].sibling = pool
-                        pool = u
-                    while True:
-                        if odd and (top == 0 or d >= stack[top - 1]):
-                            stack[top] = d
-                            top += 1
-                            break
-                        if top == 0:
-                            ovf |= add_checked(frozen[0], d, frozen)
-                            break
-                        top -= 1
-                        if odd:
-                            ovf |= sub_checked(d, stack[top], &d)
-                        else:
-                            ovf |= add_checked(d, stack[top], &d)
-                        odd = not odd
-                    if kind == 2 or j >= count:
-                        break
-                    p = <int32_t> pu
-                    if p < 0 or p != (u - 1 if kind == 0 else u + 1) or kids[p] >= 0:
-                        break
-                    if any_removed and gone[p]:
-                        break
-                    u = p
-                    _forest_signals(j)
-                    j += 1
-                    pu = _parent_at(par, N, renumbered, u)
-                    d = _coin_at(coin, N, renumbered, u)
-                    if coin_t is double:
-                        d = d + 0.0
-                    odd = True
+                _up_a_chain(N, kids, coin, par, gone, &v, stack, &top, &pool, &free_lo,
+                            &free_hi, frozen, &u, &pu, &j, d, &ovf)
             else:
-                while True:
-                    if h >= 0:
-                        key = _node_key(N, h, &d)
-                    if odd and (h < 0 or d >= key):
-                        _set_node_key(N, u, d)
-                        N[u].child = h
-                        N[u].sibling = -1
-                        h = u
-                        break
-                    if h < 0:
-                        ovf |= add_checked(frozen[0], d, frozen)
-                        break
-                    h = _node_pop(N, h, &d)
-                    if odd:
-                        ovf |= sub_checked(d, key, &d)
-                    else:
-                        ovf |= add_checked(d, key, &d)
-                    odd = not odd
-            p = <int32_t> pu
-            if p >= 0 and any_removed and gone[p]:
-                p = -1
-            if p >= 0 and kind == 2:
-                N[p].child -= 1
-                if N[p].child == 0:
-                    order[count] = p
-                    count += 1
-            if kind == 0:
-                next_vertex = u - 1
-            elif kind == 1:
-                next_vertex = u + 1
-            else:
-                next_vertex = order[j] if j < count else -1
+                _block_onto_heap(N, &h, u, &d, frozen, &ovf)
+            p = _parent_done(&v, N, gone, pu, u, j, &next_vertex)
             if in_array:
                 if p >= 0 and p == next_vertex:
                     owner = p  # the chain goes on: the array stays
                     continue
                 owner = -1
                 if p < 0:
-                    # A root: its blocks are the array's, largest first.
-                    m = n_keys[0]
-                    while top > 0:
-                        top -= 1
-                        keys[m] = stack[top]
-                        m += 1
-                    n_keys[0] = m
+                    _array_to_keys(stack, &top, keys, n_keys)  # a root
                     continue
                 h = _lay_out(N, stack, top, &pool, &free_lo, free_hi)
                 top = 0
@@ -737,37 +887,20 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
                     N[h].sibling = kids[p]
                     kids[p] = h
                     if (h == u and 0 <= next_vertex < n
-                            and _parent_at(par, N, renumbered, next_vertex) == p
-                            and N[u].child < 0 and kind != 2 and not any_removed):
+                            and _parent_at(par, N, v.renumbered, next_vertex) == p
+                            and N[u].child < 0 and v.kind != 2 and not v.any_removed):
                         sibling_parent = p  # a leaf, and its sibling comes next
             elif h >= 0:
                 N[h].sibling = roots
                 roots = h
-        # The blocks left in the roots' heaps, read depth first (kids is the stack now).
-        m = n_keys[0]
-        r = 0
-        if roots >= 0:
-            kids[0] = roots
-            r = 1
-        while r > 0:
-            _forest_signals(m)
-            r -= 1
-            x = kids[r]
-            keys[m] = _node_key(N, x, &d)
-            m += 1
-            if N[x].sibling >= 0:
-                kids[r] = N[x].sibling
-                r += 1
-            if N[x].child >= 0:
-                kids[r] = N[x].child
-                r += 1
-        n_keys[0] = m
+        # The blocks left in the roots' heaps (kids is the stack now).
+        n_keys[0] = _read_heaps(N, roots, kids, keys, n_keys[0])
         overflow[0] |= ovf
         return OK
     finally:
         _scratch_free(N)
         _scratch_free(kids)
-        _scratch_free(order)
+        _scratch_free(v.order)
         _scratch_free(stack)
 
 
@@ -875,6 +1008,22 @@ cdef void _slots_of(const coin_t[::1] coins, const int64_t[::1] starts,
         if s >= 0:
             q = parents[i]
             par[s] = slot_of_node[q] if q >= 0 else -1
+
+
+cdef void _link_children(int64_t n, const int64_t *par, int64_t *first_child,
+                         int64_t *next_sib) noexcept nogil:
+    """Each of n vertices' children as a list (first_child, then next_sib; -1 ends it), in
+    increasing order. O(n)."""
+    cdef int64_t s, p
+    for s in range(n):
+        first_child[s] = -1
+    s = n
+    while s > 0:
+        s -= 1
+        p = par[s]
+        if p >= 0:
+            next_sib[s] = first_child[p]
+            first_child[p] = s
 
 
 cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,

@@ -155,7 +155,7 @@ cdef object _forest_value_exact(list coins, const int64_t[::1] starts,
     for comp in reduced:
         keys.extend(comp[0][comp[2]:comp[3] + 1])
     par = _forest_parents_exact(parents, removed)
-    live = sum(1 for p in par if p != -2)
+    live = sum([1 for p in par if p != -2])
     if parents.shape[0] < _FOREST_WIDE and not wide:
         frozen = _forest_released_exact(coins, fbase, par, keys, zero)
     else:

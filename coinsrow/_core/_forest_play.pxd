@@ -8,7 +8,3 @@ cdef int _forest_play_into(const coin_t[::1] coins, const int64_t[::1] starts,
                            const int64_t[::1] parents, const uint8_t[::1] removed,
                            int64_t *out_component, int64_t *out_coin, uint8_t *out_end,
                            coin_t *value, int64_t *bad_index) except -1 nogil
-
-cdef void _min_push(int64_t *heap, int64_t *size, int64_t x) noexcept nogil
-
-cdef int64_t _min_pop(int64_t *heap, int64_t *size) noexcept nogil

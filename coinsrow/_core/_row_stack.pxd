@@ -143,6 +143,21 @@ cdef inline void _pad_below(void *values, bint floats) noexcept nogil:
         ints[1] = INT64_MAX
 
 
+cdef inline coin_t *_push_entry(coin_t *values, int64_t *segments, coin_t *sp, coin_t v,
+                                int64_t seg, coin_t *first, coin_t *second,
+                                segments_t *segments_mode) noexcept nogil:
+    """Write the entry ``v`` at ``sp``, one past the top of a Fusion stack in ``values``
+    (and its first coin ``seg`` in ``segments``, when wanted), and move the two top entries
+    the Fusion loop keeps in registers up: ``second`` becomes ``first``, ``first`` v.
+    Returns the new one past the top. O(1)."""
+    if segments_t is Wanted:
+        segments[sp - values] = seg
+    sp[0] = v
+    second[0] = first[0]
+    first[0] = v
+    return sp + 1
+
+
 cdef inline int64_t _run_below(RowStack *st, int64_t e) noexcept nogil:
     """The last run starting at or below entry e (-1 if none); runs placed."""
     cdef int64_t lo = 0, hi = st.n_runs, mid

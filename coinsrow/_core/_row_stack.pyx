@@ -182,72 +182,99 @@ cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev
     return p
 
 
-cdef inline const coin_t *_zigzag(const coin_t *coins, const coin_t *z, const coin_t *limit,
-                                  coin_t below, coin_t *top, bint *ovf, int64_t *total,
-                                  RowSums *sums, int64_t shift,
-                                  total_t *total_mode) noexcept nogil:
+cdef inline const double *_zigzag(const double *z, const double *limit, double below,
+                                  double *top) noexcept nogil:
     """A zigzag after a Fusion: the Fusion left ``top[0]`` to be pushed, on an entry
     ``below``. If below > top (or top has fewer than two entries under it), then while the
     next two coins a, b satisfy top <= a > b, a goes on without fusing and b fuses it
     with top into top - a + b. That is smaller than top, so it fuses with nothing under it
     either: each pair costs two compares and two additions, without touching the stack
     (rows that alternate high and low coins are all such pairs). Takes pairs of coins
-    from z on, below ``limit``; returns the first coin not taken. ``ovf``, ``total`` and
-    ``sums`` as in _push_coins; of the pair z[0], z[1], the coin at an even index among
-    z[shift] and z[shift + 1] is added to ``total`` (shift 1: the caller added the one
-    before z, and the pair loop will not add z[0] when it is pushed; z[2] is then below
-    ``limit``)."""
-    cdef coin_t v = top[0], a, b, t
-    cdef int64_t even
+    from z on, below ``limit``; returns the first coin not taken. O(1) a pair."""
+    cdef double v = top[0], a, b
     if not (below > v):
         return z
-    even = ((z + shift - coins) & 1) + shift   # the coin added: z[even]
     while z + 1 < limit:
         a = z[0]
         b = z[1]
         if not ((v <= a) & (a > b)):
             break
-        if coinsrow_unlikely(sub_checked(v, a, &t)):
-            ovf[0] = True
-        if coinsrow_unlikely(add_checked(t, b, &v)):
-            ovf[0] = True
-        if coin_t is int64_t:
-            if total_t is Wanted:
-                if coinsrow_unlikely(add_checked(total[0], z[even], total)):
-                    sums.overflow = True
+        v = (v - a) + b
         z += 2
     top[0] = v
     return z
 
 
-cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
-                         int64_t *segments, RowStack *st, RowSums *sums, int64_t block,
-                         total_t *total_mode, segments_t *segments_mode,
-                         runs_t *runs_mode) noexcept nogil:
+cdef inline const double *_push_coin(const double *coins, const double *cp,
+                                     const double *limit, double *values, int64_t *segments,
+                                     RowStack *st, double **sp, double **deep, double **guard,
+                                     double *first, double *second, bint *fused,
+                                     segments_t *segments_mode,
+                                     runs_t *runs_mode) noexcept nogil:
+    """The step of _push_coins: push the coin cp[0], with Fusion, onto the stack whose top
+    is at ``sp[0]`` (one past the top written entry) and whose two top entries are ``first``
+    and ``second``; after a Fusion, a zigzag (_zigzag) takes pairs of the next coins below
+    ``limit``. Returns the last coin taken (cp itself unless a zigzag took more). Sets
+    ``fused`` at a Fusion; ``deep`` and ``guard`` move when a Fusion reaching into a run
+    writes its last entries first (_refill). O(1) amortised.
+
+    One step for every place of the pair loop, inlined into it: the two places of a pair
+    differ only in the coin and the zigzag's limit, which the caller passes."""
+    cdef double v = cp[0]
+    cdef double *top = sp[0]
+    cdef int64_t seg = 0, moved
+    if segments_t is Wanted:
+        seg = cp - coins
+    # The Fusion test is one branch (bitwise &), taken rarely.
+    if coinsrow_unlikely((second[0] <= first[0]) & (first[0] > v)):
+        while True:
+            if coinsrow_unlikely(top < deep[0]):
+                break  # fewer than two entries under the coin (see _pad_below)
+            fused[0] = True
+            v = (second[0] - first[0]) + v
+            if runs_t is Wanted and coinsrow_unlikely(top < guard[0]):
+                # The top entries are in a run: write its last ones first.
+                st.written = top - values
+                moved = _refill(coins, values, segments, st)
+                top += moved
+                deep[0] += moved
+                guard[0] = values + _guard(st)
+            top -= 2
+            if segments_t is Wanted:
+                seg = segments[top - values]
+            first[0] = (top - 1)[0]
+            second[0] = (top - 2)[0]
+            if not ((second[0] <= first[0]) & (first[0] > v)):
+                break
+        cp = _zigzag(cp + 1, limit, first[0], &v) - 1
+    sp[0] = _push_entry(values, segments, top, v, seg, first, second, segments_mode)
+    return cp
+
+
+cdef inline int64_t _push_coins(const double *coins, int64_t p, int64_t stop, double *values,
+                                int64_t *segments, RowStack *st, int64_t block,
+                                segments_t *segments_mode, runs_t *runs_mode) noexcept nogil:
     """Push coins from coins[p] on onto ``st``, each with Fusion: while x <= M > v for the
     two top entries x, M and the coin v, they become one, x - M + v. Each is written; stops
     at ``stop``, or after a block of ``block`` coins without a Fusion (the next coins are
     then scanned as a run): returns the next coin. Float rows only: int64 rows go through
-    _push_ints (_push_value, _push_play).
+    _push_ints (_push_value, _push_play). O(1) amortised a coin.
 
     The two top entries are kept in registers; memory is read again only after a Fusion,
     without a branch unless a run is near (values[-2] and values[-1] are readable). The
     depth is tested only once the Fusion test passes: below the stack are the largest
     numbers (``_pad_below``), so that an entry alone on the stack almost never passes it.
-    The variant (``total_t`` etc., see Wanted) says whether the coins at even indices are
-    added to ``sums.rest`` (int64), whether ``segments`` are written, whether ``st`` may
-    have runs.
+    The variant (``segments_t``, ``runs_t``, see Wanted) says whether ``segments`` are
+    written, whether ``st`` may have runs.
     """
-    cdef coin_t *sp = values + st.written         # one past the top written entry
-    cdef coin_t *guard = values + _guard(st)      # the fast path needs sp >= guard
-    cdef coin_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
-    cdef const coin_t *cp = coins + p
-    cdef const coin_t *end = coins + stop
-    cdef const coin_t *block_end
-    cdef int64_t seg = 0, moved, even
-    cdef coin_t v, t, first = 0, second = 0
-    cdef int64_t total = 0
-    cdef bint ovf = False, fused = True
+    cdef double *sp = values + st.written         # one past the top written entry
+    cdef double *guard = values + _guard(st)      # the fast path needs sp >= guard
+    cdef double *deep = values + 2 - (st.top - st.written)  # two entries under the coin
+    cdef const double *cp = coins + p
+    cdef const double *end = coins + stop
+    cdef const double *block_end
+    cdef double first = 0, second = 0
+    cdef bint fused = True
     if st.top >= 1:
         first = _top_entry(coins, values, st, 0)
     if st.top >= 2:
@@ -256,139 +283,31 @@ cdef int64_t _push_coins(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
     while fused and cp < end:
         fused = False
         block_end = cp + block if end - cp > block else end
-        even = (cp - coins) & 1
-        # Two coins a step (the loop's own work halves; the roles of ``first`` and
-        # ``second`` need no moves between the two).
+        # Two coins a step (the loop's own work halves). The first coin's zigzag stops a
+        # coin early, so that the second coin is still below ``block_end``.
         while cp + 1 < block_end:
-            v = cp[0]
-            if segments_t is Wanted:
-                seg = cp - coins
-            if coin_t is int64_t:
-                if total_t is Wanted:
-                    # The coin of the two at an even index (see RowSums.rest). Its overflow
-                    # is stored at once, not kept in a register: a branch never taken,
-                    # where a flag in a register slowed the loop on alternating high and
-                    # low coins from about 10.4 ms to 11.5 ms (10^7 coins).
-                    if coinsrow_unlikely(add_checked(total, cp[even], &total)):
-                        sums.overflow = True
-            # The Fusion test is one branch (bitwise &), taken rarely.
-            if coinsrow_unlikely((second <= first) & (first > v)):
-                while True:
-                    if coinsrow_unlikely(sp < deep):
-                        break  # fewer than two entries under the coin (see _pad_below)
-                    fused = True
-                    # int64: an overflow is rare, its test a branch never taken.
-                    if coinsrow_unlikely(sub_checked(second, first, &t)):
-                        ovf = True
-                    if coinsrow_unlikely(add_checked(t, v, &v)):
-                        ovf = True
-                    if runs_t is Wanted and coinsrow_unlikely(sp < guard):
-                        # The top entries are in a run: write its last ones first.
-                        st.written = sp - values
-                        moved = _refill(coins, values, segments, st)
-                        sp += moved
-                        deep += moved
-                        guard = values + _guard(st)
-                    sp -= 2
-                    if segments_t is Wanted:
-                        seg = segments[sp - values]
-                    first = (sp - 1)[0]
-                    second = (sp - 2)[0]
-                    if not ((second <= first) & (first > v)):
-                        break
-                cp = _zigzag(coins, cp + 1, block_end - 1, first, &v, &ovf, &total, sums,
-                             1, total_mode) - 1
-            if segments_t is Wanted:
-                segments[sp - values] = seg
-            sp[0] = v
-            sp += 1
-            second = first
-            first = v
-            v = cp[1]
-            if segments_t is Wanted:
-                seg = cp + 1 - coins
-            if coinsrow_unlikely((second <= first) & (first > v)):
-                while True:
-                    if coinsrow_unlikely(sp < deep):
-                        break  # fewer than two entries under the coin (see _pad_below)
-                    fused = True
-                    # int64: an overflow is rare, its test a branch never taken.
-                    if coinsrow_unlikely(sub_checked(second, first, &t)):
-                        ovf = True
-                    if coinsrow_unlikely(add_checked(t, v, &v)):
-                        ovf = True
-                    if runs_t is Wanted and coinsrow_unlikely(sp < guard):
-                        # The top entries are in a run: write its last ones first.
-                        st.written = sp - values
-                        moved = _refill(coins, values, segments, st)
-                        sp += moved
-                        deep += moved
-                        guard = values + _guard(st)
-                    sp -= 2
-                    if segments_t is Wanted:
-                        seg = segments[sp - values]
-                    first = (sp - 1)[0]
-                    second = (sp - 2)[0]
-                    if not ((second <= first) & (first > v)):
-                        break
-                cp = _zigzag(coins, cp + 2, block_end, first, &v, &ovf, &total, sums,
-                             0, total_mode) - 2
-            if segments_t is Wanted:
-                segments[sp - values] = seg
-            sp[0] = v
-            sp += 1
-            second = first
-            first = v
-            cp += 2
+            cp = _push_coin(coins, cp, block_end - 1, values, segments, st, &sp, &deep,
+                            &guard, &first, &second, &fused, segments_mode, runs_mode)
+            cp = _push_coin(coins, cp + 1, block_end, values, segments, st, &sp, &deep,
+                            &guard, &first, &second, &fused, segments_mode, runs_mode) + 1
         if cp < block_end:
-            v = cp[0]
-            if segments_t is Wanted:
-                seg = cp - coins
-            if coin_t is int64_t:
-                if total_t is Wanted:
-                    if even == 0 and coinsrow_unlikely(add_checked(total, v, &total)):
-                        sums.overflow = True
-            # The Fusion test is one branch (bitwise &), taken rarely.
-            if coinsrow_unlikely((second <= first) & (first > v)):
-                while True:
-                    if coinsrow_unlikely(sp < deep):
-                        break  # fewer than two entries under the coin (see _pad_below)
-                    fused = True
-                    # int64: an overflow is rare, its test a branch never taken.
-                    if coinsrow_unlikely(sub_checked(second, first, &t)):
-                        ovf = True
-                    if coinsrow_unlikely(add_checked(t, v, &v)):
-                        ovf = True
-                    if runs_t is Wanted and coinsrow_unlikely(sp < guard):
-                        # The top entries are in a run: write its last ones first.
-                        st.written = sp - values
-                        moved = _refill(coins, values, segments, st)
-                        sp += moved
-                        deep += moved
-                        guard = values + _guard(st)
-                    sp -= 2
-                    if segments_t is Wanted:
-                        seg = segments[sp - values]
-                    first = (sp - 1)[0]
-                    second = (sp - 2)[0]
-                    if not ((second <= first) & (first > v)):
-                        break
-                cp = _zigzag(coins, cp + 1, block_end, first, &v, &ovf, &total, sums,
-                             0, total_mode) - 1
-            if segments_t is Wanted:
-                segments[sp - values] = seg
-            sp[0] = v
-            sp += 1
-            second = first
-            first = v
-            cp += 1
+            cp = _push_coin(coins, cp, block_end, values, segments, st, &sp, &deep,
+                            &guard, &first, &second, &fused, segments_mode, runs_mode) + 1
     st.top = (sp - values) + (values + 2 - deep)
     st.written = sp - values
-    st.overflow |= ovf
-    if coin_t is int64_t:
-        if total_t is Wanted:
-            sums.overflow |= add_checked(sums.rest, total, &sums.rest)
     return cp - coins
+
+
+cdef int64_t _push_floats(const double *coins, int64_t p, int64_t stop,
+                          double *values, int64_t *segments, RowStack *st,
+                          int64_t block, segments_t *segments_mode) noexcept nogil:
+    """_push_coins in the variant for ``st``: with runs, or without them (whose Fusion loop
+    never tests for a run near the top)."""
+    if st.n_runs > 0:
+        return _push_coins(coins, p, stop, values, segments, st, block, segments_mode,
+                           <Wanted *> NULL)
+    return _push_coins(coins, p, stop, values, segments, st, block, segments_mode,
+                       <NotWanted *> NULL)
 
 
 cdef inline bint _fuses(int64_t second, int64_t first, int64_t v,
@@ -652,11 +571,8 @@ cdef int64_t _push_value(const coin_t *coins, int64_t p, int64_t stop, coin_t *v
             if q < chunk_end or q == stop:
                 return q
             p = q
-    if st.n_runs > 0:
-        return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
-                           <NotWanted *> NULL, <Wanted *> NULL)
-    return _push_coins(coins, p, stop, values, NULL, st, sums, block, <Wanted *> NULL,
-                       <NotWanted *> NULL, <NotWanted *> NULL)
+    else:
+        return _push_floats(coins, p, stop, values, NULL, st, block, <NotWanted *> NULL)
 
 
 cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
@@ -669,11 +585,8 @@ cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *va
                               <Wanted *> NULL)
         return _push_ints(coins, p, stop, values, segments, st, block, <Wanted *> NULL,
                           <NotWanted *> NULL)
-    if st.n_runs > 0:
-        return _push_coins(coins, p, stop, values, segments, st, NULL, block,
-                           <NotWanted *> NULL, <Wanted *> NULL, <Wanted *> NULL)
-    return _push_coins(coins, p, stop, values, segments, st, NULL, block, <NotWanted *> NULL,
-                       <Wanted *> NULL, <NotWanted *> NULL)
+    else:
+        return _push_floats(coins, p, stop, values, segments, st, block, <Wanted *> NULL)
 
 
 cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values,

@@ -7,9 +7,10 @@
 # rows (take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
+from coinsrow._core._row_stack cimport _push_entry
+from coinsrow._core._sort cimport _key, _alternating_sum_sorted, _alternating_sum_narrow
 
 
 cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
@@ -20,15 +21,19 @@ cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t s
     return -1
 
 
-cdef int64_t _reduce(const coin_t[::1] coins, int64_t start, int64_t stop,
+cdef int64_t _reduce(const coin_t *coins, int64_t start, int64_t stop,
                      coin_t *values, int64_t *segments, bint *overflow) noexcept nogil:
     """Fusion reduction of coins[start:stop] into values[start:], return one past the top.
 
     values[start:top] is the canonical bitonic form of the component. When ``segments``
     is not NULL, segments[e] is the first coin of the contiguous, odd-length run of coins
     that reduced entry e stands for. (``_reduce_into`` writes at any position.)
+
+    The coins by pointer: the batch calls this once a game from its own module, and a
+    memoryview argument is a 208-byte struct copied at each such call (10^5 games of 20
+    coins, callgrind: 72.3 million instructions with it, 68.5 without).
     """
-    return _reduce_into(coins, start, stop, values, start, segments, overflow, False)
+    return _reduce_variant(coins, start, stop, values, start, segments, overflow, False)
 
 
 cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
@@ -39,9 +44,18 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
 
     ``padded``: values[base - 2] and values[base - 1] are readable (values has two entries
     before values[0]); otherwise the reload after a fusion reads values[base] there
-    instead (two conditional moves, a little slower). Each combination of ``padded`` and
-    ``segments`` runs its own compiled loop (``_reduce_loop``).
+    instead (two conditional moves, a little slower).
     """
+    if stop <= start:
+        return base  # no coin (and coins[0] may not exist)
+    return _reduce_variant(&coins[0], start, stop, values, base, segments, overflow, padded)
+
+
+cdef inline int64_t _reduce_variant(const coin_t *coins, int64_t start, int64_t stop,
+                                    coin_t *values, int64_t base, int64_t *segments,
+                                    bint *overflow, bint padded) noexcept nogil:
+    """Each combination of ``padded`` and ``segments`` runs its own compiled loop
+    (``_reduce_loop``)."""
     if segments != NULL:
         if padded:
             return _reduce_loop(coins, start, stop, values, base, segments, overflow,
@@ -55,7 +69,7 @@ cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
                         <NotWanted *> NULL, <NotWanted *> NULL)
 
 
-cdef int64_t _reduce_loop(const coin_t[::1] coins, int64_t start, int64_t stop,
+cdef int64_t _reduce_loop(const coin_t *coins, int64_t start, int64_t stop,
                           coin_t *values, int64_t base, int64_t *segments, bint *overflow,
                           segments_t *segments_mode, padded_t *padded_mode) noexcept nogil:
     """The loop of ``_reduce_into``, compiled once for each variant (see Wanted).
@@ -94,12 +108,7 @@ cdef int64_t _reduce_loop(const coin_t[::1] coins, int64_t start, int64_t stop,
                 top = sp - values
                 first = values[top - 1 if top - 1 >= base else base]
                 second = values[top - 2 if top - 2 >= base else base]
-        if segments_t is Wanted:
-            segments[sp - values] = seg
-        sp[0] = v
-        sp += 1
-        second = first
-        first = v
+        sp = _push_entry(values, segments, sp, v, seg, &first, &second, segments_mode)
     overflow[0] |= ovf
     return sp - values
 
@@ -210,13 +219,7 @@ cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *s
     while size > 0:
         c = heap[0]
         comp = &components[c]
-        from_left = comp.is_stack or values[comp.left] >= values[comp.right]
-        if from_left:
-            e = comp.left
-            comp.left += 1
-        else:
-            e = comp.right
-            comp.right -= 1
+        e = _take_head(comp, values, &from_left)
         x = values[e]
         if plus:
             ovf |= add_checked(total[0], x, total)
@@ -277,91 +280,6 @@ cdef int64_t _gather_keys(Py_ssize_t k, Component *components, double *values,
         elif comp.left <= comp.right:
             m += comp.right - comp.left + 1
     return m
-
-
-cdef int _alternating_sum_sorted(uint64_t *keys, int64_t m, coin_t *total,
-                                 coin_t *kind) noexcept nogil:
-    """Greedy phase for the value alone: the reduced entries of all components, largest
-    first, with alternating signs (ties are alike for the sum), added to ``total[0]``.
-
-    The entries are sorted with an LSD radix sort on bytes, skipping the bytes all keys
-    share: O(m) for m entries, with sequential memory access. (A heap merge of the k
-    components costs O(m log k), each level a dependent load; on 20,000 rows and 20,000
-    stacks that was ten times slower.) The play, which needs the order of the moves
-    within ties, keeps the heap. Needs m more keys of scratch; ``keys`` ends up sorted.
-    """
-    cdef int64_t counts[8][256]
-    cdef int64_t i, offset, count
-    cdef int d, b, shift
-    cdef uint64_t key
-    cdef uint64_t *source = keys
-    cdef uint64_t *target
-    cdef uint64_t *swap
-    cdef uint64_t *spare = NULL
-    cdef bint ovf = False, plus = True
-    cdef coin_t x
-    if m > 1:
-        spare = <uint64_t *> malloc(m * sizeof(uint64_t))
-        if spare == NULL:
-            return NO_MEMORY
-        target = spare
-        memset(counts, 0, sizeof(counts))
-        for i in range(m):
-            key = source[i]
-            for d in range(8):
-                counts[d][(key >> (8 * d)) & 255] += 1
-        for d in range(8):
-            shift = 8 * d
-            if counts[d][(source[0] >> shift) & 255] == m:
-                continue  # every key has this byte: nothing to do
-            offset = 0
-            for b in range(256):
-                count = counts[d][b]
-                counts[d][b] = offset
-                offset += count
-            for i in range(m):
-                key = source[i]
-                b = (key >> shift) & 255
-                target[counts[d][b]] = key
-                counts[d][b] += 1
-            swap = source
-            source = target
-            target = swap
-    # source is in ascending order: take from the end.
-    i = m
-    while i > 0:
-        i -= 1
-        x = _unkey(source[i], kind)
-        if plus:
-            ovf |= add_checked(total[0], x, total)
-        else:
-            ovf |= sub_checked(total[0], x, total)
-        plus = not plus
-    free(spare)
-    return OVERFLOW if ovf else OK
-
-
-cdef coin_t _one_row_greedy(coin_t *values, int64_t left, int64_t right, bint *overflow) noexcept nogil:
-    """The Greedy phase of a single row: a two-pointer merge of its two sorted runs."""
-    cdef coin_t taken[2]        # what the player to move and the other player take
-    cdef coin_t x, y, result
-    cdef int player = 0
-    cdef bint ovf = False
-    taken[0] = 0
-    taken[1] = 0
-    while left <= right:
-        x = values[left]
-        y = values[right]
-        if x >= y:
-            left += 1
-        else:
-            x = y
-            right -= 1
-        ovf |= add_checked(taken[player], x, &taken[player])
-        player ^= 1
-    ovf |= sub_checked(taken[0], taken[1], &result)
-    overflow[0] |= ovf
-    return result
 
 
 cdef int _one_row_float_profits(const double[::1] coins, int64_t start, int64_t stop,
@@ -444,14 +362,8 @@ cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) e
 # components"). Fusion and Fruitless write the entries left of each component one after
 # the other, so nothing is gathered afterwards; the coins' sum (for the profits) is taken in
 # the same pass. When the remaining entries are within 2^32 of each other (coins of at most
-# 32 bits), they are sorted as 32-bit offsets from the smallest one, in as few passes of at
-# most 11 bits as their spread needs: half the memory and bandwidth of 64-bit keys, and no
-# pass over bits every entry shares.
-
-cdef enum:
-    # Bits per pass of the narrow radix sort: 2048 counters a pass, in the first-level cache.
-    _NARROW_DIGIT = 11
-
+# 32 bits), they are sorted in place as 32-bit offsets from the smallest one
+# (_alternating_sum_narrow in _sort), otherwise as 64-bit keys (_alternating_sum_sorted).
 
 cdef int64_t _game_reduce_int(const int64_t *coins, const int64_t *starts,
                               const int64_t *stops, Py_ssize_t k, Py_ssize_t n_rows,
@@ -511,82 +423,6 @@ cdef int64_t _game_reduce_int(const int64_t *coins, const int64_t *starts,
     overflow[0] |= ovf
     sum_overflow[0] |= sovf
     return sp - values
-
-
-cdef int _alternating_sum_narrow(int64_t *values, int64_t m, int64_t smallest,
-                                 uint64_t spread, int64_t *total) noexcept nogil:
-    """The entries values[0:m], largest first, with alternating signs, into ``total[0]``:
-    every entry is in [smallest, smallest + spread] and spread < 2^32, m < 2^31.
-
-    LSD radix sort of the 32-bit offsets ``value - smallest``, in passes of at most
-    _NARROW_DIGIT bits covering only the bits of ``spread``. The sorted entries x0 >= x1 >=
-    ... are summed as (x0 - x1) + (x2 - x3) + ... (each pair's difference at most the
-    spread, so the offsets' sum cannot overflow 64 bits) plus, for odd m, the smallest
-    entry: that equals the alternating sum, and every partial sum of it in sorted order lies
-    in [0, spread] or [smallest, largest], so it never overflows int64 either.
-
-    No scratch: the offsets overwrite the entries (the first 4 m bytes of ``values``) and
-    the sort's other half is the next 4 m bytes, memory the entries already touched (a
-    fresh page costs a page fault, about as much as sorting the entries on it). Always OK.
-    """
-    cdef uint32_t counts[3][1 << _NARROW_DIGIT]
-    cdef char *bytes = <char *> values
-    cdef uint32_t *keys = <uint32_t *> bytes
-    cdef uint32_t *spare = keys + m
-    cdef uint32_t *source
-    cdef uint32_t *target
-    cdef uint32_t *swap
-    cdef uint32_t key, mask, offset, count
-    cdef uint64_t high = 0, low = 0
-    cdef int64_t i, x
-    cdef int bits = 0, passes, width, d, shift, b
-    while bits < 32 and (spread >> bits) != 0:
-        bits += 1
-    if m == 0:
-        total[0] = 0
-        return OK
-    if bits == 0:  # all alike: the pairs cancel
-        total[0] = smallest if m & 1 else 0
-        return OK
-    passes = (bits + _NARROW_DIGIT - 1) // _NARROW_DIGIT
-    width = (bits + passes - 1) // passes
-    mask = (1u << width) - 1
-    memset(counts, 0, sizeof(counts))
-    for i in range(m):
-        # In place, through memcpy (the same bytes read as int64 and written as uint32):
-        # key i is written over bytes 4i to 4i + 4, entry i already read, entry i + 1 at 8i + 8.
-        memcpy(&x, bytes + 8 * i, 8)
-        key = <uint32_t> (<uint64_t> x - <uint64_t> smallest)
-        memcpy(bytes + 4 * i, &key, 4)
-        for d in range(passes):
-            counts[d][(key >> (d * width)) & mask] += 1
-    source = keys
-    target = spare
-    for d in range(passes):
-        shift = d * width
-        offset = 0
-        for b in range(1 << width):
-            count = counts[d][b]
-            counts[d][b] = offset
-            offset += count
-        for i in range(m):
-            key = source[i]
-            b = (key >> shift) & mask
-            target[counts[d][b]] = key
-            counts[d][b] += 1
-        swap = source
-        source = target
-        target = swap
-    # source is ascending: the pairs from the top.
-    i = m - 1
-    while i > 0:
-        high += source[i]
-        low += source[i - 1]
-        i -= 2
-    total[0] = <int64_t> (high - low)
-    if m & 1:
-        total[0] += smallest + <int64_t> source[0]
-    return OK
 
 
 cdef int _game_value_int(const int64_t[::1] coins, const int64_t[::1] starts,
@@ -712,11 +548,7 @@ def game_value(const coin_t[::1] coins, const int64_t[::1] starts,
         else:
             status = _game_value(coins, starts, stops, n_rows, total_coins, &value,
                                  &bad_index)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad_index
-    return _codes.Status(status), value
+    return _answer(status, bad_index, value)
 
 
 cdef int _game_play(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -781,11 +613,7 @@ def game_play(const coin_t[::1] coins, const int64_t[::1] starts,
     with nogil:
         status = _game_play(coins, starts, stops, n_rows, total_coins, &out_component[0],
                             &out_coin[0], &out_end[0], &value, &bad_index)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad_index
-    return _codes.Status(status), value
+    return _answer(status, bad_index, value)
 
 
 def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
@@ -799,7 +627,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
     """
     cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, p
     cdef Py_ssize_t c, k = starts.shape[0]
-    cdef coin_t value = 0, total = 0, twice, first = 0, second = 0
+    cdef coin_t value = 0, total = 0, first = 0, second = 0
     cdef double *values = NULL
     cdef int64_t *segments = NULL
     cdef int64_t *play = NULL
@@ -812,10 +640,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
             # The coins' sum is taken in the value's pass over the coins.
             status = _game_value_int(coins, starts, stops, n_rows, total_coins, &value,
                                      &total, &ovf)
-            # sum + value is twice what the first player takes: even, so halving is exact.
-            ovf |= add_checked(total, value, &twice)
-            first = twice // 2
-            ovf |= sub_checked(total, first, &second)
+            ovf |= profits_checked(total, value, &first, &second)
             if ovf and status == OK:
                 status = OVERFLOW
         elif k == 1 and n_rows == 1:
@@ -842,11 +667,7 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         free(values)
         free(segments)
         free(play)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad_index
-    return _codes.Status(status), (first, second)
+    return _answer(status, bad_index, (first, second))
 
 
 def check_finite(const coin_t[::1] coins):

@@ -271,9 +271,11 @@ cdef object _first_coin(list coins, const int64_t[::1] starts, const int64_t[::1
 # -- the one-row twins ------------------------------------------------------------------------
 
 cdef void _push_exact(list coins, Py_ssize_t lo, Py_ssize_t hi, list values,
-                      list segments) except *:
+                      list segments, list coin_segments=None) except *:
     """``_push_coins`` on Python numbers: coins[lo:hi] onto the reduced row (values,
-    segments), each with Fusion; runs the signal handlers now and then."""
+    segments), each with Fusion; runs the signal handlers now and then. The first coin of
+    coins[p] is p, or coin_segments[p] when given (entries of a reduced part). O(hi - lo)
+    amortised."""
     cdef Py_ssize_t p, top
     cdef object v
     cdef int64_t seg
@@ -281,7 +283,7 @@ cdef void _push_exact(list coins, Py_ssize_t lo, Py_ssize_t hi, list values,
         if (p - lo) % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
             PyErr_CheckSignals()
         v = coins[p]
-        seg = p
+        seg = p if coin_segments is None else coin_segments[p]
         top = len(values)
         while top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] > v:
             v = (values[top - 2] - values[top - 1]) + v
@@ -297,8 +299,7 @@ cdef void _stitch_exact(list values, list segments, list part, list part_segment
     """``_stitch`` on Python numbers: the part's entries pushed onto (values, segments)
     until nothing more can fuse at the seam, then the rest appended."""
     cdef Py_ssize_t i = 0, m = len(part), top
-    cdef object x, first, second
-    cdef int64_t seg
+    cdef object x
     while i < m:
         x = part[i]
         top = len(values)
@@ -307,15 +308,7 @@ cdef void _stitch_exact(list values, list segments, list part, list part_segment
                 break
             if not (values[top - 1] <= x and x > part[i + 1]):
                 break
-        seg = part_segments[i]
-        while top >= 2 and values[top - 2] <= values[top - 1] and values[top - 1] > x:
-            x = (values[top - 2] - values[top - 1]) + x
-            seg = segments[top - 2]
-            top -= 2
-            del values[top:]
-            del segments[top:]
-        values.append(x)
-        segments.append(seg)
+        _push_exact(part, i, i + 1, values, segments, part_segments)
         i += 1
     values.extend(part[i:])
     segments.extend(part_segments[i:])

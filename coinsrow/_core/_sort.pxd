@@ -61,3 +61,9 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil
 cdef int _sort_ids_by_key(int64_t *ids, int64_t m, const coin_t *K) except -1 nogil
 
 cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) except -1 nogil
+
+cdef int _alternating_sum_narrow(int64_t *values, int64_t m, int64_t smallest,
+                                 uint64_t spread, int64_t *total) noexcept nogil
+
+cdef int _alternating_sum_sorted(uint64_t *keys, int64_t m, coin_t *total,
+                                 coin_t *kind) noexcept nogil

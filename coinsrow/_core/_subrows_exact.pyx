@@ -76,7 +76,7 @@ cdef class SubRowsExact:
         cdef int64_t[::1] rank_view = ranks
         for r in range(nb):
             rank_view[order[r]] = r
-        ns, ps, par1, par2 = (_window_array("q", bytes(8 * nb)) for _ in range(4))
+        ns, ps, par1, par2 = [_window_array("q", bytes(8 * nb)) for _ in range(4)]
         _window_forests_into(ranks, ns, ps, par1, par2)
         cdef int64_t[::1] ns_v = ns, ps_v = ps, p1_v = par1, p2_v = par2
         with nogil:

@@ -104,6 +104,17 @@ cdef inline bint sub_checked(coin_t a, coin_t b, coin_t *r) noexcept nogil:
         return False
 
 
+cdef inline bint profits_checked(int64_t total, int64_t value, int64_t *first,
+                                 int64_t *second) noexcept nogil:
+    """What each player takes, from the coins' sum ``total`` and the game's value: sum +
+    value is twice what the first player takes (even, so halving it is exact), the second
+    takes the rest. True on int64 overflow. O(1)."""
+    cdef int64_t twice
+    cdef bint ovf = add_checked(total, value, &twice)
+    first[0] = twice // 2
+    return sub_checked(total, first[0], second) | ovf
+
+
 cdef inline bint _is_finite(coin_t x) noexcept nogil:
     if coin_t is double:
         return isfinite(x)
@@ -113,16 +124,12 @@ cdef inline bint _is_finite(coin_t x) noexcept nogil:
 
 # Variants of one loop (the Fusion loops of _rows and _row_stack), chosen at compile time
 # (one specialisation each): a NULL pointer of type Wanted or NotWanted says whether the
-# loop keeps the coins' total, the segments, the runs, whether the scratch is padded.
+# loop keeps the segments, the runs, whether the scratch is padded.
 cdef struct Wanted:
     char unused
 
 cdef struct NotWanted:
     char unused
-
-ctypedef fused total_t:
-    Wanted
-    NotWanted
 
 ctypedef fused segments_t:
     Wanted
@@ -162,3 +169,7 @@ cdef extern from *:
     #endif
     """
     void coinsrow_prefetch(const void *p) noexcept nogil
+
+
+# A kernel's answer from the C status of its loops (defined in _types.pyx).
+cdef tuple _answer(int status, int64_t bad_index, object payload)

@@ -34,6 +34,24 @@ cdef struct _Win:
     uint8_t *in_tree   # NULL, or per block: is it in the treap (stacks keep some out)
     int64_t gate       # with in_tree: only blocks starting before the gate enter the treap
 
+cdef inline bint _w_alloc_each(coin_t **arrays[], int count, int64_t cells) noexcept nogil:
+    """Point each ``arrays[i][0]`` at fresh memory for ``cells`` numbers; False when any
+    allocation failed. Every pointer is set (NULL where it failed), so that one
+    ``_w_free_each`` of the same arrays frees whatever was allocated."""
+    cdef int i
+    cdef bint ok = True
+    for i in range(count):
+        arrays[i][0] = <coin_t *> malloc(cells * sizeof(coin_t))
+        ok &= arrays[i][0] != NULL
+    return ok
+
+cdef inline void _w_free_each(coin_t **arrays[], int count) noexcept nogil:
+    """Free each ``arrays[i][0]`` (NULL is fine) and set it to NULL."""
+    cdef int i
+    for i in range(count):
+        free(arrays[i][0])
+        arrays[i][0] = NULL
+
 cdef inline uint64_t _w_priority(uint64_t x) noexcept nogil:
     # splitmix64: fixed, well-mixed priorities; the tree shape does not depend on the values.
     x += <uint64_t> 0x9E3779B97F4A7C15

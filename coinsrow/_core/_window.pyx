@@ -31,7 +31,6 @@ cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._rows cimport _first_not_finite, _one_row_float_profits, _one_row_greedy, _reduce_into
-from coinsrow._core._rows_exact cimport _value_exact  # _check_window_state only
 
 from array import array as _window_array
 
@@ -106,6 +105,45 @@ cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps
     _w_forests_counted(h, lo, hi, ns, ps, par1, par2, stack0, stack1, NULL)
 
 
+cdef inline int _w_forest_sweep(coin_t *h, int64_t lo, int64_t hi, bint leftward,
+                                int64_t *nearest, int64_t *par, int64_t *stack0,
+                                int64_t *stack1, int64_t *steps) except -1 nogil:
+    """One sweep of _w_forests_counted: right to left (``leftward``) for ns and par1, where
+    stack positions decrease from bottom to top, or left to right for ps and par2, where
+    they increase. The stack of t's parity class is stack[parity], parity = (t - lo) & 1."""
+    cdef int64_t *stack[2]
+    cdef int64_t size[2]
+    cdef int64_t *own
+    cdef int64_t t, i, parity, own_size, near, step = -1 if leftward else 1
+    cdef int64_t missing = hi + 2 if leftward else lo - 2
+    stack[0] = stack0
+    stack[1] = stack1
+    size[0] = size[1] = 0
+    t = hi if leftward else lo
+    for i in range(hi - lo + 1):
+        if steps != NULL:
+            _w_tick(steps, 1)
+        # The stack and its size in locals: read through size[], the size would be loaded
+        # again after every store into an int64 array (which may alias it).
+        parity = (t - lo) & 1
+        own = stack[parity]
+        own_size = size[parity]
+        while own_size > 0 and _w_key_less(h, t, own[own_size - 1]):
+            own_size -= 1
+        near = own[own_size - 1] if own_size > 0 else missing
+        own[own_size] = t
+        size[parity] = own_size + 1
+        nearest[t] = near
+        if near != missing:
+            # The other class on the range between t and near (exclusive).
+            par[t] = _w_search_chain(stack[parity ^ 1], size[parity ^ 1], near + step,
+                                     leftward)
+        else:
+            par[t] = -1
+        t += step
+    return 0
+
+
 cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
                             int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
                             int64_t *steps) except -1 nogil:
@@ -122,64 +160,35 @@ cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int6
     point (a monotone stack); the range minimum of the other class is the deepest chain entry
     inside the range, found by binary search.
     """
-    cdef int64_t t, size0 = 0, size1 = 0, bound
-    cdef int64_t *own
-    cdef int64_t *other
-    cdef int64_t *own_size
-    cdef int64_t other_size
-    # Right to left: ns and par1. stack positions decrease from bottom to top.
-    t = hi + 1
-    while t > lo:
-        t -= 1
-        if (t - lo) & 1:
-            own = stack1
-            own_size = &size1
-            other = stack0
-            other_size = size0
-        else:
-            own = stack0
-            own_size = &size0
-            other = stack1
-            other_size = size1
-        if steps != NULL:
-            _w_tick(steps, 1)
-        while own_size[0] > 0 and _w_key_less(h, t, own[own_size[0] - 1]):
-            own_size[0] -= 1
-        ns[t] = own[own_size[0] - 1] if own_size[0] > 0 else hi + 2
-        own[own_size[0]] = t
-        own_size[0] += 1
-        if ns[t] <= hi:
-            bound = ns[t] - 1
-            par1[t] = _w_search_chain(other, other_size, bound, True)
-        else:
-            par1[t] = -1
-    # Left to right: ps and par2. stack positions increase from bottom to top.
-    size0 = 0
-    size1 = 0
-    for t in range(lo, hi + 1):
-        if (t - lo) & 1:
-            own = stack1
-            own_size = &size1
-            other = stack0
-            other_size = size0
-        else:
-            own = stack0
-            own_size = &size0
-            other = stack1
-            other_size = size1
-        if steps != NULL:
-            _w_tick(steps, 1)
-        while own_size[0] > 0 and _w_key_less(h, t, own[own_size[0] - 1]):
-            own_size[0] -= 1
-        ps[t] = own[own_size[0] - 1] if own_size[0] > 0 else lo - 2
-        own[own_size[0]] = t
-        own_size[0] += 1
-        if ps[t] >= lo:
-            bound = ps[t] + 1
-            par2[t] = _w_search_chain(other, other_size, bound, False)
-        else:
-            par2[t] = -1
+    _w_forest_sweep(h, lo, hi, True, ns, par1, stack0, stack1, steps)
+    _w_forest_sweep(h, lo, hi, False, ps, par2, stack0, stack1, steps)
     return 0
+
+
+cdef int _w_alloc_stacks(int64_t **stacks[], int64_t cells) except -1:
+    """The two stacks of _w_forests_counted, ``cells`` entries each, into stacks[0][0] and
+    stacks[1][0]; MemoryError (and nothing left allocated) when out of memory."""
+    if not _w_alloc_each(stacks, 2, cells):
+        _w_free_each(stacks, 2)
+        raise MemoryError()
+    return 0
+
+
+cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
+                           coin_t **sp, coin_t **tail) noexcept nogil:
+    """The numbers of a RowWindows: heights, block values, subtree sums and stack sums of nb
+    boundaries and the nil node (whose value and sum are zero), the Fruitless terms of k
+    components (zero). False when out of memory (every pointer set, NULL where it failed)."""
+    cdef coin_t **per_boundary[4]
+    cdef bint ok
+    per_boundary[:] = [h, val, alt, sp]
+    ok = _w_alloc_each(per_boundary, 4, nb + 1)
+    tail[0] = <coin_t *> calloc(k + 1, sizeof(coin_t))
+    if not ok or tail[0] == NULL:
+        return False
+    val[0][nb] = 0
+    alt[0][nb] = 0
+    return True
 
 
 cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
@@ -192,21 +201,17 @@ cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[
     cdef int64_t nb = keys.shape[0], steps = 0
     cdef int64_t *stack0
     cdef int64_t *stack1
+    cdef int64_t **stacks[2]
     if nb == 0:
         return 0
-    stack0 = <int64_t *> malloc(nb * sizeof(int64_t))
-    stack1 = <int64_t *> malloc(nb * sizeof(int64_t))
-    if stack0 == NULL or stack1 == NULL:
-        free(stack0)
-        free(stack1)
-        raise MemoryError()
+    stacks[:] = [&stack0, &stack1]
+    _w_alloc_stacks(stacks, nb)
     try:
         with nogil:
             _w_forests_counted(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0],
                                &par2[0], stack0, stack1, &steps)
     finally:
-        free(stack0)
-        free(stack1)
+        _w_free_each(stacks, 2)
     return 0
 
 
@@ -255,6 +260,9 @@ cdef int64_t _w_merge(_Win *w, coin_t *val, coin_t *alt, int64_t a, int64_t b) n
     return b
 
 
+# Insert and delete each write out their descent with a branch: one helper choosing the
+# child's link without a branch (a conditional move, fewer instructions) made the pizza up
+# to 4% slower (3*10^5 coins, peak family, best of 4 side by side).
 cdef int64_t _w_insert(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) noexcept nogil:
     cdef int64_t p, q
     if i == w.nil:
@@ -363,28 +371,28 @@ cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *ri
 # ---------------------------------------------------------------------------------------
 # Storage of one window structure.
 
+cdef enum:
+    _W_ARRAYS = 9  # the per-boundary int64 arrays of a _Win (pri, uint64, apart)
+
+
+cdef inline void _w_win_arrays(_Win *w, int64_t ***arrays) noexcept nogil:
+    """The _W_ARRAYS per-boundary int64 arrays of w, for _w_alloc_each and _w_free_each."""
+    arrays[:_W_ARRAYS] = [&w.ns, &w.ps, &w.par1, &w.par2, &w.nxt, &w.prv, &w.tl, &w.tr, &w.sz]
+
+
 cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     """Allocate the arrays for nb boundaries (+ the nil node); NO_MEMORY on failure. Every
     pointer is set (NULL when it failed), for _w_win_free; _w_win_init fills the tree."""
-    cdef int64_t cells = nb + 1
+    cdef int64_t **arrays[_W_ARRAYS]
+    cdef bint ok
     w.nil = nb
     w.root = nb
     w.in_tree = NULL
     w.gate = nb + 1
-    w.ns = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.ps = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.par1 = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.par2 = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.nxt = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.prv = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.tl = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.tr = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.sz = <int64_t *> malloc(cells * sizeof(int64_t))
-    w.pri = <uint64_t *> malloc(cells * sizeof(uint64_t))
-    if (w.ns == NULL or w.ps == NULL or w.par1 == NULL or w.par2 == NULL or w.nxt == NULL
-            or w.prv == NULL or w.tl == NULL or w.tr == NULL or w.sz == NULL or w.pri == NULL):
-        return NO_MEMORY
-    return OK
+    _w_win_arrays(w, arrays)
+    ok = _w_alloc_each(arrays, _W_ARRAYS, nb + 1)
+    w.pri = <uint64_t *> malloc((nb + 1) * sizeof(uint64_t))
+    return OK if ok and w.pri != NULL else NO_MEMORY
 
 
 cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
@@ -402,19 +410,12 @@ cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
 
 
 cdef void _w_win_free(_Win *w) noexcept nogil:
+    cdef int64_t **arrays[_W_ARRAYS]
     free(w.in_tree)
     w.in_tree = NULL
-    free(w.ns)
-    free(w.ps)
-    free(w.par1)
-    free(w.par2)
-    free(w.nxt)
-    free(w.prv)
-    free(w.tl)
-    free(w.tr)
-    free(w.sz)
+    _w_win_arrays(w, arrays)
+    _w_free_each(arrays, _W_ARRAYS)
     free(w.pri)
-    w.ns = w.ps = w.par1 = w.par2 = w.nxt = w.prv = w.tl = w.tr = w.sz = NULL
     w.pri = NULL
 
 
@@ -473,6 +474,38 @@ cdef void _w_stack_path(coin_t *h, int64_t *ps, int64_t *par2, int64_t lo, int64
     length[0] = j
 
 
+cdef int _w_fill_component(RowWindows self, coin_t *h, coin_t *val, coin_t *alt, coin_t *sp,
+                           coin_t *tail, Py_ssize_t c, int64_t lo, int64_t top,
+                           int64_t *stack0, int64_t *stack1, int64_t *steps) except -1 nogil:
+    """Fill component c of a new structure, boundaries lo..top with their heights in h: its
+    static forests, its reduced form pushed coin by coin, and for a stack its par2-path and
+    Fruitless term (tail[c]). O(m log m) for m coins; looks at signals (_w_tick)."""
+    _w_forests_counted(h, lo, top, self.w.ns, self.w.ps, self.w.par1, self.w.par2, stack0,
+                       stack1, steps)
+    while self.right[c] < top:
+        _w_tick(steps, 1)
+        _w_push_right(&self.w, h, val, alt, self.left[c], &self.right[c])
+    if c >= self.n_rows:
+        _w_stack_path(h, self.w.ps, self.w.par2, lo, top, self.ys + lo, self.pm + lo, sp + lo,
+                      &self.m[c])
+        tail[c] = _w_settle(&self.w, h, val, alt, lo, top, self.ys + lo, self.pm + lo, sp + lo,
+                            &self.m[c], lo)
+    return 0
+
+
+cdef coin_t _w_pop_stack_top(RowWindows self, Py_ssize_t c, coin_t *h, coin_t *val,
+                             coin_t *alt, coin_t *sp, coin_t *tail) noexcept nogil:
+    """Take the top coin of stack c and restore its Fruitless split; return by how much its
+    Fruitless term (tail[c]) changed. O(log n) amortised."""
+    cdef int64_t off = self.path_off[c], old_v = self.ys[off + self.m[c]]
+    cdef coin_t before = tail[c]
+    self.w.gate = old_v
+    _w_pop_left(&self.w, h, val, alt, &self.left[c])
+    tail[c] = _w_settle(&self.w, h, val, alt, self.left[c], self.right[c], self.ys + off,
+                        self.pm + off, sp + off, &self.m[c], old_v)
+    return tail[c] - before
+
+
 cdef class RowWindows:
     """Live rows and stacks of a game: the reduced form of every component, the value of the
     game and an optimal move.
@@ -498,7 +531,10 @@ cdef class RowWindows:
         cdef int64_t *stack1 = NULL
         cdef const int64_t[::1] ci
         cdef const double[::1] cf
-        cdef bint has_stacks
+        cdef int64_t **stacks[2]
+        cdef int64_t **per_component[6]
+        cdef int64_t **per_stack_boundary[2]
+        cdef bint has_stacks, ok
         cdef double magnitude = 0
         if stops.shape[0] != k:
             raise ValueError("starts and stops differ in length")
@@ -517,52 +553,28 @@ cdef class RowWindows:
                 raise ValueError("a component ends before it starts")
             nb += stops[c] - starts[c] + 1
             self.coins_left += stops[c] - starts[c]
-        self.left = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.right = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.base = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.flat = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.m = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        self.path_off = <int64_t *> malloc((k + 1) * sizeof(int64_t))
-        if _w_win_alloc(&self.w, nb) != OK or self.left == NULL or self.right == NULL \
-                or self.base == NULL or self.flat == NULL or self.m == NULL \
-                or self.path_off == NULL:
+        per_component[:] = [&self.left, &self.right, &self.base, &self.flat, &self.m,
+                             &self.path_off]
+        ok = _w_alloc_each(per_component, 6, k + 1)
+        if _w_win_alloc(&self.w, nb) != OK or not ok:
             raise MemoryError()
         if has_stacks:
             self.w.in_tree = <uint8_t *> calloc(nb + 1, sizeof(uint8_t))
-            self.ys = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.pm = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            if self.w.in_tree == NULL or self.ys == NULL or self.pm == NULL:
+            per_stack_boundary[:] = [&self.ys, &self.pm]
+            if not _w_alloc_each(per_stack_boundary, 2, nb + 1) or self.w.in_tree == NULL:
                 raise MemoryError()
         if self.is_float:
             cf = coins
-            self.hf = <double *> malloc((nb + 1) * sizeof(double))
-            self.val_f = <double *> malloc((nb + 1) * sizeof(double))
-            self.alt_f = <double *> malloc((nb + 1) * sizeof(double))
-            self.sp_f = <double *> malloc((nb + 1) * sizeof(double))
-            self.tail_f = <double *> calloc(k + 1, sizeof(double))
-            if (self.hf == NULL or self.val_f == NULL or self.alt_f == NULL
-                    or self.sp_f == NULL or self.tail_f == NULL):
-                raise MemoryError()
-            self.val_f[nb] = 0
-            self.alt_f[nb] = 0
+            ok = _w_alloc_numbers(nb, k, &self.hf, &self.val_f, &self.alt_f, &self.sp_f,
+                                  &self.tail_f)
         else:
             ci = coins
-            self.hi = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.val_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.alt_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.sp_i = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            self.tail_i = <int64_t *> calloc(k + 1, sizeof(int64_t))
-            if (self.hi == NULL or self.val_i == NULL or self.alt_i == NULL
-                    or self.sp_i == NULL or self.tail_i == NULL):
-                raise MemoryError()
-            self.val_i[nb] = 0
-            self.alt_i[nb] = 0
-        stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-        if stack0 == NULL or stack1 == NULL:
-            free(stack0)
-            free(stack1)
+            ok = _w_alloc_numbers(nb, k, &self.hi, &self.val_i, &self.alt_i, &self.sp_i,
+                                  &self.tail_i)
+        if not ok:
             raise MemoryError()
+        stacks[:] = [&stack0, &stack1]
+        _w_alloc_stacks(stacks, nb + 1)
         try:
             # Interruptible (Ctrl-C): the exception leaves a half-built object that is never
             # returned (__dealloc__ frees what was allocated).
@@ -590,35 +602,14 @@ cdef class RowWindows:
                     # Stacks start with no block in the treap; _w_settle puts in what stays.
                     self.w.gate = nb if c >= n_rows else top + 2
                     if self.is_float:
-                        _w_forests_counted(self.hf, nb, top, self.w.ns, self.w.ps,
-                                           self.w.par1, self.w.par2, stack0, stack1, &steps)
-                        while self.right[c] < top:
-                            _w_tick(&steps, 1)
-                            _w_push_right(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
-                                          &self.right[c])
-                        if c >= n_rows:
-                            _w_stack_path(self.hf, self.w.ps, self.w.par2, nb, top, self.ys + nb,
-                                          self.pm + nb, self.sp_f + nb, &self.m[c])
-                            self.tail_f[c] = _w_settle(&self.w, self.hf, self.val_f, self.alt_f,
-                                                       nb, top, self.ys + nb, self.pm + nb,
-                                                       self.sp_f + nb, &self.m[c], nb)
+                        _w_fill_component(self, self.hf, self.val_f, self.alt_f, self.sp_f,
+                                          self.tail_f, c, nb, top, stack0, stack1, &steps)
                     else:
-                        _w_forests_counted(self.hi, nb, top, self.w.ns, self.w.ps,
-                                           self.w.par1, self.w.par2, stack0, stack1, &steps)
-                        while self.right[c] < top:
-                            _w_tick(&steps, 1)
-                            _w_push_right(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
-                                          &self.right[c])
-                        if c >= n_rows:
-                            _w_stack_path(self.hi, self.w.ps, self.w.par2, nb, top, self.ys + nb,
-                                          self.pm + nb, self.sp_i + nb, &self.m[c])
-                            self.tail_i[c] = _w_settle(&self.w, self.hi, self.val_i, self.alt_i,
-                                                       nb, top, self.ys + nb, self.pm + nb,
-                                                       self.sp_i + nb, &self.m[c], nb)
+                        _w_fill_component(self, self.hi, self.val_i, self.alt_i, self.sp_i,
+                                          self.tail_i, c, nb, top, stack0, stack1, &steps)
                     nb += length + 1
         finally:
-            free(stack0)
-            free(stack1)
+            _w_free_each(stacks, 2)
         self.base[k] = nb
         self.status = st
         if st == OK:
@@ -741,31 +732,18 @@ cdef class RowWindows:
     @cython.critical_section
     def pop_left(self, Py_ssize_t c):
         """Take the leftmost coin of row c, or the top of stack c (which must have coins)."""
-        cdef int64_t old_v, off, ti
-        cdef double t
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         self.coins_left -= 1
         if c < self.n_rows:
             _w_pop_left_any(self, c)
             return
-        off = self.path_off[c]
-        old_v = self.ys[off + self.m[c]]
-        self.w.gate = old_v
         if self.is_float:
-            _w_pop_left(&self.w, self.hf, self.val_f, self.alt_f, &self.left[c])
-            t = _w_settle(&self.w, self.hf, self.val_f, self.alt_f, self.left[c],
-                          self.right[c], self.ys + off, self.pm + off, self.sp_f + off,
-                          &self.m[c], old_v)
-            self.fruitless += t - self.tail_f[c]
-            self.tail_f[c] = t
+            self.fruitless += _w_pop_stack_top(self, c, self.hf, self.val_f, self.alt_f,
+                                               self.sp_f, self.tail_f)
         else:
-            _w_pop_left(&self.w, self.hi, self.val_i, self.alt_i, &self.left[c])
-            ti = _w_settle(&self.w, self.hi, self.val_i, self.alt_i, self.left[c],
-                           self.right[c], self.ys + off, self.pm + off, self.sp_i + off,
-                           &self.m[c], old_v)
-            self.fruitless += ti - self.tail_i[c]
-            self.tail_i[c] = ti
+            self.fruitless += _w_pop_stack_top(self, c, self.hi, self.val_i, self.alt_i,
+                                               self.sp_i, self.tail_i)
 
     @cython.critical_section
     def pop_right(self, Py_ssize_t c):
@@ -807,26 +785,22 @@ cdef class RowWindows:
 
     @cython.critical_section
     def _state(self):
-        """Everything ``_check`` verifies, as Python lists (O(n))."""
+        """The whole structure as a dict of Python lists and numbers, O(n): what
+        tests/window_check.py verifies against the invariants of docs/window.md."""
         cdef int64_t t, nb = self.w.nil
-        heights = [self.hf[t] if self.is_float else self.hi[t] for t in range(nb)]
-        values = [self.val_f[t] if self.is_float else self.val_i[t] for t in range(nb + 1)]
-        sums = [self.alt_f[t] if self.is_float else self.alt_i[t] for t in range(nb + 1)]
-        return _WindowState(
-            heights, [self.base[c] for c in range(self.rows + 1)],
-            [self.left[c] for c in range(self.rows)], [self.right[c] for c in range(self.rows)],
-            [self.w.nxt[t] for t in range(nb + 1)], values, sums,
-            [self.w.tl[t] for t in range(nb + 1)], [self.w.tr[t] for t in range(nb + 1)],
-            [self.w.sz[t] for t in range(nb + 1)], self.w.root, nb,
-            None if self.w.in_tree == NULL else [self.w.in_tree[t] for t in range(nb + 1)],
-            self.n_rows, self.coins_left, self.fruitless)
-
-    def _check(self):
-        """Verify the invariants of the structure (docs/window.md), O(n log n): every
-        component's kept boundaries are the reduced form of its coins, the tree holds the
-        blocks in order with the right sizes and sums, and the value is the Greedy sum.
-        AssertionError names the first one broken. For the tests."""
-        _check_window_state(self._state(), self.value())
+        return dict(
+            h=[self.hf[t] if self.is_float else self.hi[t] for t in range(nb)],
+            base=[self.base[c] for c in range(self.rows + 1)],
+            left=[self.left[c] for c in range(self.rows)],
+            right=[self.right[c] for c in range(self.rows)],
+            nxt=[self.w.nxt[t] for t in range(nb + 1)],
+            val=[self.val_f[t] if self.is_float else self.val_i[t] for t in range(nb + 1)],
+            alt=[self.alt_f[t] if self.is_float else self.alt_i[t] for t in range(nb + 1)],
+            tl=[self.w.tl[t] for t in range(nb + 1)], tr=[self.w.tr[t] for t in range(nb + 1)],
+            sz=[self.w.sz[t] for t in range(nb + 1)], root=self.w.root, nil=nb,
+            in_tree=None if self.w.in_tree == NULL
+            else [self.w.in_tree[t] for t in range(nb + 1)],
+            n_rows=self.n_rows, coins_left=self.coins_left, fruitless=self.fruitless)
 
     @cython.critical_section
     def end_blocks(self, Py_ssize_t c):
@@ -840,6 +814,15 @@ cdef class RowWindows:
 # ---------------------------------------------------------------------------------------
 # The pizza: the first player takes any slice i, then the rest is a row. One window slides
 # over the doubled circle; the row left after slice i is the window [i + 1, i + n].
+
+cdef tuple _w_report(int status, int64_t bad, object answer):
+    """A pizza kernel's ``(status, answer or bad index)``: MemoryError when out of memory."""
+    if status == NO_MEMORY:
+        raise MemoryError()
+    if status == NOT_FINITE:
+        return Status.NOT_FINITE, bad
+    return _codes.Status(status), answer
+
 
 def window_pizza(const coin_t[::1] circle):
     """Best first slice of the circle: ``(status, (first_slice, value) or bad index)``.
@@ -859,22 +842,23 @@ def window_pizza(const coin_t[::1] circle):
     cdef coin_t *alt = NULL
     cdef int64_t *stack0 = NULL
     cdef int64_t *stack1 = NULL
+    cdef coin_t **numbers[3]
+    cdef int64_t **stacks[2]
+    cdef bint ok
     cdef _Win w
     if n == 0:
         return Status.OK, (-1, best)
+    numbers[:] = [&h, &val, &alt]
+    stacks[:] = [&stack0, &stack1]
     with nogil:
         st = _w_win_alloc(&w, nb)  # every pointer of w set (NULL on failure): freed below
     try:
         with nogil:
             if st == OK:
                 _w_win_init(&w, &steps)
-            h = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-            val = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-            alt = <coin_t *> malloc((nb + 1) * sizeof(coin_t))
-            stack0 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            stack1 = <int64_t *> malloc((nb + 1) * sizeof(int64_t))
-            if (st != OK or h == NULL or val == NULL or alt == NULL or stack0 == NULL
-                    or stack1 == NULL):
+            ok = _w_alloc_each(numbers, 3, nb + 1)
+            ok &= _w_alloc_each(stacks, 2, nb + 1)
+            if st != OK or not ok:
                 st = NO_MEMORY
             else:
                 val[nb] = 0
@@ -921,18 +905,9 @@ def window_pizza(const coin_t[::1] circle):
                         best_index = i
     finally:
         _w_win_free(&w)
-        free(h)
-        free(val)
-        free(alt)
-        free(stack0)
-        free(stack1)
-    if st == NO_MEMORY:
-        raise MemoryError()
-    if st == NOT_FINITE:
-        return Status.NOT_FINITE, bad
-    if st != OK:
-        return Status.OVERFLOW, None
-    return Status.OK, (best_index, best)
+        _w_free_each(numbers, 3)
+        _w_free_each(stacks, 2)
+    return _w_report(st, bad, (best_index, best) if st == OK else None)
 
 
 def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
@@ -990,107 +965,4 @@ def pizza_profits(const coin_t[::1] circle, int64_t first_slice):
                 status = OVERFLOW
         free(values)
         free(segments)
-    if status == NO_MEMORY:
-        raise MemoryError()
-    if status == NOT_FINITE:
-        return Status.NOT_FINITE, bad
-    return _codes.Status(status), (first, second)
-
-
-# ---------------------------------------------------------------------------------------
-# The invariants of both window structures, checked on a snapshot of their state.
-
-class _WindowState:
-    def __init__(self, h, base, left, right, nxt, val, alt, tl, tr, sz, root, nil, in_tree,
-                 n_rows, coins_left, fruitless):
-        self.h, self.base, self.left, self.right, self.nxt = h, base, left, right, nxt
-        self.val, self.alt, self.tl, self.tr, self.sz = val, alt, tl, tr, sz
-        self.root, self.nil, self.in_tree, self.n_rows = root, nil, in_tree, n_rows
-        self.coins_left, self.fruitless = coins_left, fruitless
-
-
-def _reduced_boundaries(h, lo, hi):
-    """The kept boundaries of the window [lo, hi] by Fusion on the perturbed keys (h[t], t):
-    blocks x, M, y with boundaries t0 < t1 < t2 < t3 fuse when key(t0) < key(t2) and
-    key(t3) < key(t1)."""
-    def less(a, b):
-        return h[a] < h[b] or (h[a] == h[b] and a < b)
-    cdef list kept = [lo]
-    cdef Py_ssize_t m
-    for t in range(lo + 1, hi + 1):
-        kept.append(t)
-        m = len(kept)
-        while m >= 4 and less(kept[m - 4], kept[m - 2]) and less(kept[m - 1], kept[m - 3]):
-            del kept[m - 3:m - 1]
-            m -= 2
-    return kept
-
-
-def _check_window_state(state, value):
-    cdef int64_t c, t
-    k = len(state.left)
-    h, nxt, val = state.h, state.nxt, state.val
-    blocks = set()
-    coins_left = 0
-    for c in range(k):
-        assert state.base[c] <= state.left[c] <= state.right[c] <= state.base[c + 1] - 1, \
-            f"component {c}: window outside its boundaries"
-        coins_left += state.right[c] - state.left[c]
-        kept = [state.left[c]]
-        t = state.left[c]
-        while t != state.right[c]:
-            assert val[t] == h[t] + h[nxt[t]], f"component {c}: block {t} has a wrong value"
-            blocks.add(t)
-            t = nxt[t]
-            kept.append(t)
-        expected = _reduced_boundaries(h, state.left[c], state.right[c])
-        assert kept == expected, f"component {c}: kept boundaries {kept}, reduced {expected}"
-    assert coins_left == state.coins_left, "the count of coins left is wrong"
-    # The tree: in order (larger value first, then smaller boundary), sizes and sums.
-    order = []
-    stack = []
-    t = state.root
-    while stack or t != state.nil:
-        while t != state.nil:
-            stack.append(t)
-            t = state.tl[t]
-        t = stack.pop()
-        order.append(t)
-        t = state.tr[t]
-    for a, b in zip(order, order[1:]):
-        assert val[a] > val[b] or (val[a] == val[b] and a < b), "the tree is out of order"
-    assert set(order) <= blocks and len(set(order)) == len(order), \
-        "the tree holds a block that is not kept"
-    in_order = set(order)
-    for c in range(state.n_rows):
-        t = state.left[c]
-        while t != state.right[c]:
-            assert t in in_order, f"row {c}: block {t} is missing from the tree"
-            t = nxt[t]
-    if state.in_tree is not None:
-        for t in blocks:
-            assert bool(state.in_tree[t]) == (t in in_order), f"block {t}: wrong tree flag"
-
-    def subtree(t):
-        if t == state.nil:
-            return 0, 0
-        size_l, alt_l = subtree(state.tl[t])
-        size_r, alt_r = subtree(state.tr[t])
-        assert state.sz[t] == size_l + 1 + size_r, f"node {t}: wrong size"
-        if size_l & 1:
-            alt = alt_l - val[t] + alt_r
-        else:
-            alt = alt_l + val[t] - alt_r
-        assert state.alt[t] == alt, f"node {t}: wrong alternating sum"
-        return state.sz[t], alt
-
-    subtree(state.root)
-    if not isinstance(value, float):
-        # The value of the position from scratch, by the rows kernel's exact twin.
-        coins, starts, stops = [], _window_array("q"), _window_array("q")
-        for c in range(k):
-            starts.append(len(coins))
-            coins.extend(h[t] + h[t + 1] for t in range(state.left[c], state.right[c]))
-            stops.append(len(coins))
-        assert value == _value_exact(coins, starts, stops, state.n_rows), \
-            "the value is not the value of the position"
+    return _w_report(status, bad, (first, second))

@@ -6,9 +6,9 @@ from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
 import math
+from bisect import bisect_right
 from coinsrow._core._window cimport *
 from array import array as _window_array
-from coinsrow._core._window import _WindowState, _check_window_state
 from coinsrow._core._rows cimport _first_not_finite, _one_row_greedy, _reduce_into
 from coinsrow._core._rows_exact cimport (_float_sum_exact, _overflowed, _play_exact,
     _value_exact, _zero_of)
@@ -151,7 +151,7 @@ cdef class RowWindowsExact:
         self.right = self.base[:k]
         self.in_tree = None
         self.gate = nb + 1
-        self.coins_left = sum(stops[c] - starts[c] for c in range(k))
+        self.coins_left = sum([stops[c] - starts[c] for c in range(k)])
         self.first_stack = n_rows
         self.fruitless = zero
         self.ys_of = [None] * k
@@ -232,26 +232,24 @@ cdef class RowWindowsExact:
         return b
 
     cdef int64_t _insert(self, int64_t i, int64_t x):
+        cdef list child
         if i == self.nil:
             return x
         if self.pri[x] > self.pri[i]:
             self.tl[x], self.tr[x] = self._split(i, x)
             self._pull(x)
             return x
-        if self._before(x, i):
-            self.tl[i] = self._insert(self.tl[i], x)
-        else:
-            self.tr[i] = self._insert(self.tr[i], x)
+        child = self.tl if self._before(x, i) else self.tr  # the subtree on x's side
+        child[i] = self._insert(child[i], x)
         self._pull(i)
         return i
 
     cdef int64_t _delete(self, int64_t i, int64_t x):
+        cdef list child
         if i == x:
             return self._merge(self.tl[x], self.tr[x])
-        if self._before(x, i):
-            self.tl[i] = self._delete(self.tl[i], x)
-        else:
-            self.tr[i] = self._delete(self.tr[i], x)
+        child = self.tl if self._before(x, i) else self.tr  # the subtree on x's side
+        child[i] = self._delete(child[i], x)
         self._pull(i)
         return i
 
@@ -421,7 +419,7 @@ cdef class RowWindowsExact:
 
     def best(self):
         """``(component, from_left, flat)``: an optimal move (see ``RowWindows.best``)."""
-        cdef int64_t i = self.root, lo, hi, mid, c
+        cdef int64_t i = self.root, c
         cdef bint from_left = True
         if self.rows == 1 and self.n_rows == 1:
             if self.left[0] == self.right[0]:
@@ -437,14 +435,7 @@ cdef class RowWindowsExact:
         else:
             while self.tl[i] != self.nil:
                 i = self.tl[i]
-            lo, hi = 0, self.rows - 1
-            while lo < hi:
-                mid = (lo + hi + 1) >> 1
-                if self.base[mid] <= i:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            c = lo
+            c = bisect_right(self.base, i, 0, self.rows) - 1  # the component of boundary i
         if c < self.n_rows:
             from_left = self._left_is_larger(c)
         return (c, from_left, self.flat[c] - self.base[c]
@@ -475,14 +466,12 @@ cdef class RowWindowsExact:
         return out
 
     def _state(self):
-        return _WindowState(self.h, self.base, self.left, self.right, self.nxt, self.val,
-                            self.alt, self.tl, self.tr, self.sz, self.root, self.nil,
-                            None if self.in_tree is None else list(self.in_tree), self.n_rows,
-                            self.coins_left, self.fruitless)
-
-    def _check(self):
-        """``RowWindows._check``: verify the invariants of the structure (for the tests)."""
-        _check_window_state(self._state(), self.value())
+        """``RowWindows._state``: the whole structure as a dict of lists and numbers."""
+        return dict(h=self.h, base=self.base, left=self.left, right=self.right, nxt=self.nxt,
+                    val=self.val, alt=self.alt, tl=self.tl, tr=self.tr, sz=self.sz,
+                    root=self.root, nil=self.nil,
+                    in_tree=None if self.in_tree is None else list(self.in_tree),
+                    n_rows=self.n_rows, coins_left=self.coins_left, fruitless=self.fruitless)
 
     def end_blocks(self, Py_ssize_t c):
         """``(left, right)``: how many coins the end blocks of row c span."""
