@@ -29,11 +29,6 @@ cdef enum:
     # each time): a tie on a descending stretch fuses once and no more, so most runs are
     # reached into only once.
     _REFILL_FIRST = 8
-    # ... but never more than this (512 bytes): the same scratch lines are written again
-    # and again while Fusions eat a long run, and stay in the cache (with blocks doubling
-    # up to half the run, value() took 1.28x the C loop on the linear peak, 1.03x with
-    # blocks of at most 64, 10^7 coins, before long runs were read in place).
-    _REFILL_MOST = 64
     # A Fusion of value() or profits() reaching into a run at least this long reads the
     # run's coins in place (_fuse_run) instead of writing them first.
     _READ_RUN = 16

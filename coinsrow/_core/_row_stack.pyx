@@ -74,8 +74,6 @@ cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
         r = &st.runs[st.n_runs - 1]
         above = st.written - r.at
         block = r.written if r.written > _REFILL_FIRST else _REFILL_FIRST
-        if block > _REFILL_MOST:
-            block = _REFILL_MOST
         if block > r.length:
             block = r.length
         # The entries above the run move up, the run's last entries go under them.
