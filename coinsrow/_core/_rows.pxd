@@ -22,10 +22,6 @@ cdef inline coin_t *_padded(coin_t *raw) noexcept nogil:
     raw[1] = 0
     return raw + 2
 
-cdef inline bint _before(Component *components, coin_t *heads, int64_t a, int64_t b) noexcept nogil:
-    """Heap order: larger head first, then lower component index."""
-    return heads[a] > heads[b] or (heads[a] == heads[b] and a < b)
-
 cdef inline coin_t _head(Component *comp, coin_t *values) noexcept nogil:
     if comp.is_stack:
         return values[comp.left]

@@ -9,6 +9,7 @@
 from coinsrow._core._types cimport *
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
+from coinsrow._core._heap cimport _heap_sift_down
 from coinsrow._core._row_stack cimport _push_entry
 from coinsrow._core._sort cimport _key, _alternating_sum_sorted, _alternating_sum_narrow
 
@@ -175,22 +176,6 @@ cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
     return OVERFLOW if ovf else OK
 
 
-cdef void _sift_down(int64_t *heap, int64_t size, int64_t i, Component *components,
-                     coin_t *heads) noexcept nogil:
-    cdef int64_t child, item = heap[i]
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and _before(components, heads, heap[child + 1], heap[child]):
-            child += 1
-        if not _before(components, heads, heap[child], item):
-            break
-        heap[i] = heap[child]
-        i = child
-    heap[i] = item
-
-
 cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *segments,
                  int64_t *heap, coin_t *heads, coin_t *total,
                  int64_t *out_component, int64_t *out_coin, uint8_t *out_end) noexcept nogil:
@@ -215,7 +200,7 @@ cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *s
     i = size // 2
     while i > 0:
         i -= 1
-        _sift_down(heap, size, i, components, heads)
+        _heap_sift_down(heap, size, i, heads, NULL)
     while size > 0:
         c = heap[0]
         comp = &components[c]
@@ -251,7 +236,7 @@ cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *s
         else:
             size -= 1
             heap[0] = heap[size]
-        _sift_down(heap, size, 0, components, heads)
+        _heap_sift_down(heap, size, 0, heads, NULL)
     if out_coin != NULL:
         for c in range(k):
             comp = &components[c]
