@@ -175,8 +175,8 @@ class Engine:
                                   forest.base, forest.parents, forest.removed(),
                                   answer=Answer.STRUCTURE)
         self._windows = self._structure.kernel
-        # (coins left, the move best_move offered there): take() plays it without checks.
-        # (coins left, the Move best_move offered, its component or -1 for a node, its end)
+        # What best_move offered last, which take() plays without checks: (coins left, the
+        # Move, its component or -1 for a forest's node, whether it is taken from the left)
         self._offered: tuple[int, Move, int, bool] | None = None
 
     # -- copies and pickles -----------------------------------------------------------------
