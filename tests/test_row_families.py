@@ -141,3 +141,56 @@ def test_every_family_on_the_other_paths(kind):
     for parts in (2, 7):
         assert _core.row_value(a, parts, 2, False) == (_core.Status.OK, want), (kind, parts)
     assert _core.row_value_exact(a.tolist(), 3, 2, True) == (_core.Status.OK, want), kind
+
+
+# Rows of value() and profits() from 2^17 to 2^21 coins take the strict Fusion test where a
+# sample finds that letting ties fuse makes many more Fusions (square waves), else the tie
+# test (docs/rows.md, "Ties: which Fusion test"). Both, against the C loop.
+SHORTEST, LONGEST = 1 << 17, 1 << 21
+SQUARE_WAVES = [
+    families.Shape(base="ramp up", period=period, amplitude=1000, noise=noise, levels=levels)
+    for period, noise, levels in ((4, 0, 2), (8, 0, 2), (64, 0, 2), (12, 0, 3), (8, 100, 2))
+]
+
+
+def fusion_test_cases() -> list[tuple[str, np.ndarray, bool]]:
+    """(label, row, whether ties fuse): square waves inside and outside the sampled lengths,
+    and rows of other families where the tie test stays."""
+    cases = []
+    for k, shape in enumerate(SQUARE_WAVES):
+        for n in (SHORTEST, SHORTEST + 1 + k, LONGEST):
+            cases.append((f"{shape.label()}, {n}", shape(n, np.random.default_rng(n)), False))
+        for n in (SHORTEST - 1, LONGEST + 1):
+            cases.append((f"{shape.label()}, {n}", shape(n, np.random.default_rng(n)), True))
+    for kind in ("staircase down", "2 values", "zigzag plateaus", "random", "alternating"):
+        cases.append((kind, families.make(kind, SHORTEST + 3, np.random.default_rng(5)), True))
+    return cases
+
+
+def test_the_fusion_test_of_long_rows_against_the_c_loop(plain):
+    """The compiled kernel itself (in both modes), on one thread and in parts."""
+    for label, row, ties in fusion_test_cases():
+        assert _core._row_stack.ties_fuse(row.tobytes()) is ties, label
+        want = plain.value(row)
+        assert _core.row_value(row, 1, 1) == (_core.Status.OK, want), label
+        status, (first, second) = _core.row_profits(row, 1, 1)
+        assert status == _core.Status.OK and first - second == want, label
+        assert first + second == int(row.sum()), label
+        assert _core.row_value(row, 3, 2) == (_core.Status.OK, want), label
+
+
+def test_the_strict_fusion_test_whose_fusions_overflow():
+    """A square wave that starts with coins near the int64 limits: the strict test's first
+    Fusion overflows, the kernel says so, and value() redoes the row exactly (the exact
+    twin's answer)."""
+    high = 2**62
+    for shape in SQUARE_WAVES[:2]:
+        row = shape(SHORTEST + 5, np.random.default_rng(1))
+        row[:3] = (-high, high, -high)
+        assert not _core._row_stack.ties_fuse(row.tobytes())
+        assert _core.row_value(row, 1, 1)[0] == _core.Status.OVERFLOW
+        want = _core.row_value_exact(row.tolist(), 1, 1)
+        assert want[0] == _core.Status.OK
+        assert value(row, threads=1) == want[1]
+        first, second = profits(row, threads=1)
+        assert first - second == want[1] and first + second == int(sum(row.tolist()))

@@ -124,7 +124,7 @@ cdef inline bint _is_finite(coin_t x) noexcept nogil:
 
 # Variants of one loop (the Fusion loops of _rows and _row_stack), chosen at compile time
 # (one specialisation each): a NULL pointer of type Wanted or NotWanted says whether the
-# loop keeps the segments, the runs, whether the scratch is padded.
+# loop keeps the segments, the runs, whether the scratch is padded, whether a tie fuses.
 cdef struct Wanted:
     char unused
 
@@ -140,6 +140,10 @@ ctypedef fused runs_t:
     NotWanted
 
 ctypedef fused padded_t:
+    Wanted
+    NotWanted
+
+ctypedef fused ties_t:
     Wanted
     NotWanted
 
