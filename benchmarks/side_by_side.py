@@ -64,6 +64,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,10 @@ def _moves_line(engine: Any, moves: int) -> list:
     return taken
 
 
+def _forest_value(game: Callable, values: Any, parents: Any) -> Any:
+    return game(forest=(values, parents)).value()
+
+
 def _workloads(groups: list[str], sizes: Sizes, families_path: str) -> Iterator[Workload]:
     """The workloads of ``groups``, their inputs made from fixed seeds (the same on both
     sides). Made group by group, so that one group's inputs are freed before the next."""
@@ -139,9 +144,9 @@ def _workloads(groups: list[str], sizes: Sizes, families_path: str) -> Iterator[
     if "rows" in groups:
         for family, make in _load_families(families_path).items():
             row = make(n, np.random.default_rng(1))
-            yield Workload(f"value {family}", "rows", lambda r=row: value(r, threads=1))
-            yield Workload(f"profits {family}", "rows", lambda r=row: profits(r, threads=1))
-            yield Workload(f"play {family}", "rows", lambda r=row: play(r, threads=1))
+            yield Workload(f"value {family}", "rows", partial(value, row, threads=1))
+            yield Workload(f"profits {family}", "rows", partial(profits, row, threads=1))
+            yield Workload(f"play {family}", "rows", partial(play, row, threads=1))
     rng = np.random.default_rng(7)
     if "floats" in groups:
         floats = rng.random(n)
@@ -177,7 +182,7 @@ def _workloads(groups: list[str], sizes: Sizes, families_path: str) -> Iterator[
         for shape, shaped in (("random", parents), ("shuffled labels", shuffled),
                               ("path", path), ("star", star)):
             yield Workload(f"Game(forest {shape}).value()", "forests",
-                           lambda p=shaped: Game(forest=(values, p)).value())
+                           partial(_forest_value, Game, values, shaped))
         yield Workload("Game(forest random).profits()", "forests",
                        lambda: Game(forest=(values, parents)).profits())
     if "engine" in groups:
@@ -337,7 +342,8 @@ def _run_side(root: Path, config: dict) -> dict:
     if done.returncode != 0:
         raise SystemExit(f"side_by_side: the timing process of {root} failed "
                          f"(exit status {done.returncode}):\n{done.stderr.strip()}")
-    return json.loads(done.stdout)
+    measured: dict = json.loads(done.stdout)
+    return measured
 
 
 def _check_answers(rounds: list[dict[str, dict]]) -> list[str]:
