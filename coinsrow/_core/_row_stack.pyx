@@ -508,7 +508,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                 if coinsrow_unlikely(sp < low):
                     if runs_t is NotWanted or sp < deep:
                         break
-                    if (segments_t is NotWanted
+                    if (segments_t is NotWanted and ties_t is Wanted
                             and st.runs[st.n_runs - 1].length >= _READ_RUN):
                         # A long run: read in place (_fuse_run), not copied.
                         st.written = sp - values
@@ -540,7 +540,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                 second = (sp - 2)[0]
                 if not _fuses(second, first, v, ties_mode):
                     break
-            if runs_t is Wanted and segments_t is NotWanted and in_run:
+            if runs_t is Wanted and segments_t is NotWanted and ties_t is Wanted and in_run:
                 in_run = False
                 cp = _fuse_run(coins, cp, end, &limit, block, values, st, v, first, second,
                                &ovf)
@@ -660,8 +660,9 @@ cdef inline int64_t _push_value_ints(const int64_t *coins, int64_t p, int64_t st
                       <NotWanted *> NULL, ties_mode)
 
 
-cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
-                        int64_t *segments, RowStack *st, int64_t block) noexcept nogil:
+cdef inline int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop,
+                               coin_t *values, int64_t *segments, RowStack *st,
+                               int64_t block) noexcept nogil:
     """Push coins with Fusion, each entry's first coin in ``segments`` (play): int64 rows
     by _push_ints (the strict test), float rows by _push_coins."""
     if coin_t is int64_t:
