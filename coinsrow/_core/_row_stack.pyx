@@ -477,6 +477,9 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
     cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
     cdef int64_t *low = deep                       # the higher of the two
+    # segments_t Wanted: the segment of the entry at sp, moved with sp (an index from
+    # values, computed a coin, took two more instructions a coin and a register).
+    cdef int64_t *ss = segments + (sp - values) if segments_t is Wanted else NULL
     cdef const int64_t *cp = coins + p
     cdef const int64_t *end = coins + stop
     cdef const int64_t *limit
@@ -516,17 +519,23 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     st.written = sp - values
                     moved = _refill(coins, values, segments, st)
                     sp += moved
+                    if segments_t is Wanted:
+                        ss += moved
                     deep += moved
                     guard = values + _guard(st)
                     low = guard if guard > deep else deep
-                limit = moved_limit if first != v else limit
+                if segments_t is Wanted:
+                    limit = moved_limit  # play's strict test passed: first > v, no tie
+                else:
+                    limit = moved_limit if first != v else limit
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
                     ovf = True
                 if coinsrow_unlikely(add_checked(t, v, &v)):
                     ovf = True
                 sp -= 2
                 if segments_t is Wanted:
-                    seg = segments[sp - values]
+                    ss -= 2
+                    seg = ss[0]
                 first = (sp - 1)[0]
                 second = (sp - 2)[0]
                 if not _fuses(second, first, v, ties_mode):
@@ -549,7 +558,10 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     b = cp[2]
                     if not _fuses(v, a, b, ties_mode):
                         break
-                    unequal |= a != b
+                    if segments_t is Wanted:
+                        unequal = True  # play's strict test passed: a > b
+                    else:
+                        unequal |= a != b
                     if coinsrow_unlikely(sub_checked(v, a, &t)):
                         ovf = True
                     if coinsrow_unlikely(add_checked(t, b, &v)):
@@ -562,7 +574,8 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                 if unequal:
                     limit = cp + 1 + block if end - cp - 1 > block else end
         if segments_t is Wanted:
-            segments[sp - values] = seg
+            ss[0] = seg
+            ss += 1
         sp[0] = v
         sp += 1
         second = first
