@@ -524,8 +524,8 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     deep += moved
                     guard = values + _guard(st)
                     low = guard if guard > deep else deep
-                if segments_t is Wanted:
-                    limit = moved_limit  # play's strict test passed: first > v, no tie
+                if ties_t is NotWanted:
+                    limit = moved_limit  # the strict test passed: first > v, no tie
                 else:
                     limit = moved_limit if first != v else limit
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
@@ -558,8 +558,8 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     b = cp[2]
                     if not _fuses(v, a, b, ties_mode):
                         break
-                    if segments_t is Wanted:
-                        unequal = True  # play's strict test passed: a > b
+                    if ties_t is NotWanted:
+                        unequal = True  # the strict test passed: a > b
                     else:
                         unequal |= a != b
                     if coinsrow_unlikely(sub_checked(v, a, &t)):
