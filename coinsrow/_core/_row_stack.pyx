@@ -453,12 +453,14 @@ cdef const int64_t *_fuse_run(const int64_t *coins, const int64_t *cp, const int
 # _push_ints without segments that fuse ties; GCC only): its entry on a 64-byte boundary, so
 # that where the loop's branches fall does not move with unrelated code before it, and its
 # blocks laid out in source order ("simple"), where a Fusion that ends the loop at once
-# falls through (1 taken branch a coin that fuses once, against 4 in GCC's default layout).
-# value() / the plain C loop, 10^7 coins, median of 7 rounds in each of 2 processes, the
-# module rebuilt with 0, 16 and 48 bytes of code before all of it (default layout ->
-# this): Project Euler 477 1.27-1.32 -> 1.15-1.26, staircase down 1.09-1.19 -> 1.05-1.07,
-# dealt peak 1.06-1.12 -> 1.07-1.11, random 0.94-0.97 -> 0.94-0.95. The names are
-# Cython's for these variants: if they change, these declarations only go unused.
+# falls through (1 taken branch a coin that fuses once, against 4 in GCC's default layout;
+# 1 a coin that does not fuse in both). value() / the plain C loop, 10^7 coins, median of 7
+# rounds in each of 2 processes, the module rebuilt with 0, 16, 48, 64, 128 and 1000 bytes
+# of code before all of it (default layout -> this, over the six): Project Euler 477
+# 1.27-1.32 -> 1.14-1.26, staircase down 1.09-1.21 -> 1.03-1.09, dealt peak 1.04-1.12 ->
+# 1.06-1.11, random 0.94-0.98 -> 0.94-0.96; no family of the table slower (2 to 5 values
+# 0.99-1.02 -> 0.95-0.98, linear peak 0.92 -> 0.78). The names are Cython's for these
+# variants: if they change, GCC warns that these are declared and never defined.
 cdef extern from *:
     """
     #if defined(__GNUC__) && !defined(__clang__)
