@@ -509,6 +509,9 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
     cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
     cdef int64_t *low = deep                       # the higher of the two
+    # segments_t Wanted: the segment of the entry at sp, moved with sp (an index from
+    # values, computed a coin, took two more instructions a coin and a register).
+    cdef int64_t *ss = segments + (sp - values) if segments_t is Wanted else NULL
     cdef const int64_t *cp = coins + p
     cdef const int64_t *end = coins + stop
     cdef const int64_t *limit
@@ -537,7 +540,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                 if coinsrow_unlikely(sp < low):
                     if runs_t is NotWanted or sp < deep:
                         break
-                    if (segments_t is NotWanted
+                    if (segments_t is NotWanted and ties_t is Wanted
                             and st.runs[st.n_runs - 1].length >= _READ_RUN):
                         # A long run: read in place (_fuse_run), not copied.
                         st.written = sp - values
@@ -548,22 +551,28 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     st.written = sp - values
                     moved = _refill(coins, values, segments, st)
                     sp += moved
+                    if segments_t is Wanted:
+                        ss += moved
                     deep += moved
                     guard = values + _guard(st)
                     low = guard if guard > deep else deep
-                limit = moved_limit if first != v else limit
+                if ties_t is NotWanted:
+                    limit = moved_limit  # the strict test passed: first > v, no tie
+                else:
+                    limit = moved_limit if first != v else limit
                 if coinsrow_unlikely(sub_checked(second, first, &t)):
                     ovf = True
                 if coinsrow_unlikely(add_checked(t, v, &v)):
                     ovf = True
                 sp -= 2
                 if segments_t is Wanted:
-                    seg = segments[sp - values]
+                    ss -= 2
+                    seg = ss[0]
                 first = (sp - 1)[0]
                 second = (sp - 2)[0]
                 if not _fuses(second, first, v, ties_mode):
                     break
-            if runs_t is Wanted and segments_t is NotWanted and in_run:
+            if runs_t is Wanted and segments_t is NotWanted and ties_t is Wanted and in_run:
                 in_run = False
                 cp = _fuse_run(coins, cp, end, &limit, block, values, st, v, first, second,
                                &ovf)
@@ -581,7 +590,10 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                     b = cp[2]
                     if not _fuses(v, a, b, ties_mode):
                         break
-                    unequal |= a != b
+                    if ties_t is NotWanted:
+                        unequal = True  # the strict test passed: a > b
+                    else:
+                        unequal |= a != b
                     if coinsrow_unlikely(sub_checked(v, a, &t)):
                         ovf = True
                     if coinsrow_unlikely(add_checked(t, b, &v)):
@@ -594,7 +606,8 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
                 if unequal:
                     limit = cp + 1 + block if end - cp - 1 > block else end
         if segments_t is Wanted:
-            segments[sp - values] = seg
+            ss[0] = seg
+            ss += 1
         sp[0] = v
         sp += 1
         second = first
@@ -679,8 +692,9 @@ cdef inline int64_t _push_value_ints(const int64_t *coins, int64_t p, int64_t st
                       <NotWanted *> NULL, ties_mode)
 
 
-cdef int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop, coin_t *values,
-                        int64_t *segments, RowStack *st, int64_t block) noexcept nogil:
+cdef inline int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop,
+                               coin_t *values, int64_t *segments, RowStack *st,
+                               int64_t block) noexcept nogil:
     """Push coins with Fusion, each entry's first coin in ``segments`` (play): int64 rows
     by _push_ints (the strict test), float rows by _push_coins."""
     if coin_t is int64_t:
