@@ -449,34 +449,33 @@ cdef const int64_t *_fuse_run(const int64_t *coins, const int64_t *cp, const int
     return cp
 
 
-# Code placement of the Fusion loop of int64 value() and profits() (the two variants of
-# _push_ints without segments that fuse ties; GCC only): its entry on a 64-byte boundary, so
-# that where the loop's branches fall does not move with unrelated code before it, and its
-# blocks laid out in source order ("simple"), where a Fusion that ends the loop at once
-# falls through (1 taken branch a coin that fuses once, against 4 in GCC's default layout;
-# 1 a coin that does not fuse in both). value() / the plain C loop, 10^7 coins, median of 7
-# rounds in each of 2 processes, the module rebuilt with 0, 16, 48, 64, 128 and 1000 bytes
-# of code before all of it (default layout -> this, over the six): Project Euler 477
-# 1.27-1.32 -> 1.14-1.26, staircase down 1.09-1.21 -> 1.03-1.09, dealt peak 1.04-1.12 ->
-# 1.06-1.11, random 0.94-0.98 -> 0.94-0.96; no family of the table slower (2 to 5 values
-# 0.99-1.02 -> 0.95-0.98, linear peak 0.92 -> 0.78). The names are Cython's for these
-# variants: if they change, GCC warns that these are declared and never defined.
+# Code placement of the Fusion loop of int64 value() and profits() on rows without runs (the
+# variant of _push_ints without segments or runs that fuses ties; GCC only): its entry on a
+# 64-byte boundary, so that where the loop's branches fall does not move with unrelated code
+# before it, and its blocks laid out in source order ("simple"), where a Fusion that ends the
+# loop at once falls through (1 taken branch a coin that fuses once, against 4 in GCC's
+# default layout; 1 a coin that does not fuse in both). value() / the plain C loop, 10^7
+# coins, median of 7 rounds in each of 2 processes, the module rebuilt with 0, 80 and 1000
+# bytes of code before all of it (default layout -> this): Project Euler 477 1.32-1.35 ->
+# 1.14-1.20, staircase down 1.08-1.22 -> 1.04-1.08, random 0.94-0.97 -> 0.94-0.95, dealt
+# peak 1.00-1.03 -> 0.99-1.01, linear peak 0.70-0.75 -> 0.70-0.72 (in the whole family
+# table, 2 to 5 values 0.99-1.02 -> 0.95-0.98, nothing slower). The variant with runs
+# (peaks: _fuse_run is inlined in it) keeps GCC's layout: "simple" there made the dealt
+# peak 1.00-1.03 -> 1.06-1.09. The name is Cython's for this variant: if it changes, GCC
+# warns that this is declared and never defined.
 cdef extern from *:
     """
     #if defined(__GNUC__) && !defined(__clang__)
     struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack;
     struct __pyx_t_8coinsrow_5_core_6_types_Wanted;
     struct __pyx_t_8coinsrow_5_core_6_types_NotWanted;
-    #define COINSROW_FUSION_LOOP(name, runs_t)                                              \
-        static int64_t name(int64_t const *, int64_t, int64_t, int64_t *, int64_t *,       \
-            struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,             \
-            struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *, runs_t *,                \
-            struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)                             \
-            __attribute__((aligned(64), optimize("reorder-blocks-algorithm=simple")));
-    COINSROW_FUSION_LOOP(__pyx_fuse_1_0_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
-                         struct __pyx_t_8coinsrow_5_core_6_types_Wanted)
-    COINSROW_FUSION_LOOP(__pyx_fuse_1_1_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
-                         struct __pyx_t_8coinsrow_5_core_6_types_NotWanted)
+    static int64_t __pyx_fuse_1_1_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints(
+        int64_t const *, int64_t, int64_t, int64_t *, int64_t *,
+        struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,
+        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
+        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
+        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)
+        __attribute__((aligned(64), optimize("reorder-blocks-algorithm=simple")));
     #endif
     """
 
