@@ -194,3 +194,20 @@ def test_the_strict_fusion_test_whose_fusions_overflow():
         assert value(row, threads=1) == want[1]
         first, second = profits(row, threads=1)
         assert first - second == want[1] and first + second == int(sum(row.tolist()))
+
+
+def test_the_sum_of_profits_at_the_edges_of_the_unchecked_sum():
+    """profits() sums 16,384 coins at a time without a test a coin where each is in
+    [-2^46, 2^46), else with checked sums: rows of more than one such chunk, with coins just
+    inside, at and beyond those bounds, and near the int64 limits (the sum then overflows and
+    is redone exactly), against Python's sum and the value."""
+    rng = np.random.default_rng(46)
+    edge = 2**46
+    for extra in ([edge - 1, -edge], [edge], [-edge - 1], [2**62, 2**62], [-(2**63)]):
+        row = rng.integers(-edge, edge, 40_000, dtype=np.int64)
+        at = rng.integers(0, len(row), len(extra))
+        row[at] = extra
+        want = value(row, threads=1)
+        first, second = profits(row, threads=1)
+        assert first + second == sum(row.tolist()), extra
+        assert first - second == want, extra
