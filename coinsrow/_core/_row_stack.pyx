@@ -322,16 +322,15 @@ cdef inline bint _fuses(int64_t second, int64_t first, int64_t v,
 
 
 cdef int64_t _sample_fusions(const int64_t *c, int64_t n, int64_t *stack,
-                             bint ties) noexcept nogil:
+                             ties_t *ties_mode) noexcept nogil:
     """The Fusions in the reduction of the coins c[0:n] on their own (``stack``: room for
-    n entries), with the tie test or the strict one (_fuses). Wrapping arithmetic: a
-    count, not a value. O(n)."""
+    n entries), with _fuses' test of ``ties_t``. Wrapping arithmetic: a count, not a
+    value. O(n)."""
     cdef int64_t m = 0, fusions = 0, v
     cdef Py_ssize_t i
     for i in range(n):
         v = c[i]
-        while m >= 2 and (_fuses(stack[m - 2], stack[m - 1], v, <Wanted *> NULL) if ties
-                          else _fuses(stack[m - 2], stack[m - 1], v, <NotWanted *> NULL)):
+        while m >= 2 and _fuses(stack[m - 2], stack[m - 1], v, ties_mode):
             v = <int64_t> (<uint64_t> stack[m - 2] - <uint64_t> stack[m - 1] + <uint64_t> v)
             m -= 2
             fusions += 1
@@ -348,12 +347,14 @@ cdef bint _ties_fuse(const int64_t *c, int64_t n) noexcept nogil:
     makes a quarter more Fusions or more, the strict test is the faster (square waves: 0.55x
     to 0.8x the time, 10^6 coins). O(1): about 2 us."""
     cdef int64_t stack[_TIE_SAMPLE]
-    cdef const int64_t *sample = c + (n - _TIE_SAMPLE) // 2
+    cdef const int64_t *sample
     cdef int64_t strict
     if n < _TIE_SAMPLE_FROM or n > _TIE_SAMPLE_UNTIL:
         return True
-    strict = _sample_fusions(sample, _TIE_SAMPLE, stack, False)
-    return 4 * _sample_fusions(sample, _TIE_SAMPLE, stack, True) < 5 * strict + 8
+    sample = c + (n - _TIE_SAMPLE) // 2
+    strict = _sample_fusions(sample, _TIE_SAMPLE, stack, <NotWanted *> NULL)
+    return (4 * _sample_fusions(sample, _TIE_SAMPLE, stack, <Wanted *> NULL)
+            < 5 * strict + 8)
 
 
 def ties_fuse(bytes coins):
@@ -816,9 +817,8 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
         if _add_run(st, 0, p - lo, lo, alt, alt_known) != OK:
             return NO_MEMORY
         st.top = p - lo
-    if coin_t is int64_t:
-        if segments == NULL:
-            ties_fuse = _ties_fuse(coins + lo, hi - lo)
+    if coin_t is int64_t and segments == NULL:
+        ties_fuse = _ties_fuse(coins + lo, hi - lo)
     # Then the stack: written, or scanned as runs where nothing fuses for a while. After a
     # long run, the next one is tried for soon (on sorted coins with ties, a tie fuses,
     # then nothing does for a long time again).
