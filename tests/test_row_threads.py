@@ -308,10 +308,6 @@ def _call_repeatedly(times, function, *args, **kwargs):
 @pytest.mark.slow
 @machine_only
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer (POSIX)")
-# An alarm that lands inside CPython's own Thread.start() (the pool starting a worker) leaves
-# that worker to fail in threading's bootstrap with a KeyError of its bookkeeping: CPython's,
-# not the kernel's, and the next call starts a new pool. Only the call's exception is judged.
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_signal_stops_a_long_machine_row(threads):
     """A signal handler runs between steps of the loop and its exception stops the kernel
