@@ -492,7 +492,8 @@ cdef extern from *:
 # the time of value. Asked for ahead: value 10^7 coins 12-13 ms of CPU time against 29-32
 # (best of 3), 0.6x the C loop (64 coins ahead: 0.92x; 512: as 256). Asked for at every
 # coin rather than at each Fusion, rows of 10^6 coins that the cache holds took up to 1.48x
-# their time (2 values; 1.19x staircase down); at each Fusion, none is slower.
+# their time (2 values; 1.19x staircase down); at each Fusion, none is slower. Not in
+# play's variants: there, Project Euler 477 at 10^6 coins took 1.06x to 1.14x the time.
 cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
@@ -557,7 +558,8 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
         if segments_t is Wanted:
             seg = cp - coins
         if _fuses(second, first, v, ties_mode):
-            coinsrow_prefetch_read(cp + _COINS_AHEAD)  # no fault past the row's end
+            if segments_t is NotWanted:
+                coinsrow_prefetch_read(cp + _COINS_AHEAD)  # no fault past the row's end
             # Where the limit goes if a Fusion is not of a tie.
             moved_limit = cp + 1 + block if end - cp - 1 > block else end
             while True:
