@@ -462,8 +462,12 @@ cdef const int64_t *_fuse_run(const int64_t *coins, const int64_t *cp, const int
 # peak 1.00-1.03 -> 0.99-1.01, linear peak 0.70-0.75 -> 0.70-0.72 (in the whole family
 # table, 2 to 5 values 0.99-1.02 -> 0.95-0.98, nothing slower). The variant with runs
 # (peaks: _fuse_run is inlined in it) keeps GCC's layout: "simple" there made the dealt
-# peak 1.00-1.03 -> 1.06-1.09. The name is Cython's for this variant: if it changes, GCC
-# warns that this is declared and never defined.
+# peak 1.00-1.03 -> 1.06-1.09; but its entry is on a 64-byte boundary too: a change of play's
+# variants alone moved it by 32 bytes and made value() on the square wave (10^6 coins, where
+# plateaus send the coins back and forth between this variant and the run scan) 1.15x to
+# 1.18x the time in each of 5 rounds (0.65 ms aligned, 0.86 32 bytes off; the dealt peak
+# 2.75-2.80 ms against 2.84-2.95). The names are Cython's for these variants: if they
+# change, GCC warns that they are declared and never defined.
 cdef extern from *:
     """
     #if defined(__GNUC__) && !defined(__clang__)
@@ -477,6 +481,13 @@ cdef extern from *:
         struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
         struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)
         __attribute__((aligned(64), optimize("reorder-blocks-algorithm=simple")));
+    static int64_t __pyx_fuse_1_0_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints(
+        int64_t const *, int64_t, int64_t, int64_t *, int64_t *,
+        struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,
+        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
+        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *,
+        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)
+        __attribute__((aligned(64)));
     #endif
     """
 
