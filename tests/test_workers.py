@@ -91,6 +91,24 @@ def test_a_signal_while_waiting_stops_the_tasks_and_waits_for_them():
     assert run_on_threads(lambda i: i + 1, 3, 2) == [1, 2, 3]  # usable afterwards
 
 
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer (POSIX)")
+def test_the_tasks_are_waited_for_even_when_on_stop_fails():
+    stop = threading.Event()
+    finished: list[int] = []
+
+    def task(i: int) -> None:
+        stop.wait(30)
+        finished.append(i)
+
+    def on_stop() -> None:
+        stop.set()
+        raise OSError("on_stop")
+
+    with pytest.raises(OSError, match="on_stop"):
+        stop_after(0.05, lambda: run_on_threads(task, 10, 2, on_stop))
+    assert sorted(finished) == [0, 1]
+
+
 @pytest.mark.slow
 def test_ctrl_c_at_any_moment_of_threaded_calls_never_hangs():
     """Ctrl-C pressed at random moments of calls on two threads (a long row's parts, a

@@ -159,11 +159,15 @@ def run_on_threads(task, Py_ssize_t n_tasks, Py_ssize_t n_threads, on_stop=None)
         _wait(tasks)
     except BaseException:
         tasks.fail(None)
-        if on_stop is not None:
-            on_stop()
-        with nogil:  # the running tasks end at their next step
-            PyThread_acquire_lock(tasks.all_done, WAIT_LOCK)
-        tasks.held = True
+        try:
+            if on_stop is not None:
+                on_stop()
+        finally:
+            # The workers use ``tasks`` until they leave: waited for, whatever on_stop did.
+            # The running tasks end at their next step.
+            with nogil:
+                PyThread_acquire_lock(tasks.all_done, WAIT_LOCK)
+            tasks.held = True
         raise
     if tasks.error is not None:
         raise tasks.error
