@@ -110,10 +110,11 @@ PACKAGE_DIR = HERE / "coinsrow" / "_core"
 PACKAGE = "coinsrow._core"
 SHARED_RUNTIME = PACKAGE + "._cyutility"
 # Compiled for size (COLD_COMPILE_ARGS) besides the exact twins (every ``*_exact`` module): the
-# shared runtime and the two modules without a loop, _types (the codes' Python classes: 4 KB
-# less at -Os than at -O3, stripped on x86-64 Linux) and _scratch (the scratch memory kept
-# between calls, a few steps a call: 4 KB less).
-COLD_MODULES = {SHARED_RUNTIME, PACKAGE + "._types", PACKAGE + "._scratch"}
+# shared runtime and the modules without a loop, _types (the codes' Python classes: 4 KB
+# less at -Os than at -O3, stripped on x86-64 Linux), _scratch (the scratch memory kept
+# between calls, a few steps a call: 4 KB less) and _workers (threads started for a call).
+COLD_MODULES = {SHARED_RUNTIME, PACKAGE + "._types", PACKAGE + "._scratch",
+                PACKAGE + "._workers"}
 # The recorded mode names the directives and flags too: a change of them (not only a switch
 # between debug and release) rebuilds everything, as the time stamps alone would keep the old C.
 MODE += " " + hashlib.sha256(repr(

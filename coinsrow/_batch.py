@@ -508,18 +508,13 @@ def _solve_packed(kind: str, coins: Any, base: int, offsets: memoryview,
 
 
 def _on_threads(n_threads: int) -> ChunkMap:
-    """How ``run_games`` makes its kernel calls on a pool of ``n_threads`` threads."""
+    """How ``run_games`` makes its kernel calls on ``n_threads`` threads (started from C:
+    coinsrow/_core/_workers.pyx says why)."""
 
     def on_threads(solve_chunk: Callable[[tuple[int, int]], Any],
                    chunks: Sequence[tuple[int, int]]) -> list:
-        from concurrent.futures import ThreadPoolExecutor  # 7 ms to import: only here
-
-        pool = ThreadPoolExecutor(max_workers=min(n_threads, len(chunks)))
-        try:
-            return list(pool.map(solve_chunk, chunks))
-        finally:
-            # On an error or Ctrl-C, the chunks not started yet are dropped, not waited for.
-            pool.shutdown(wait=True, cancel_futures=True)
+        # On an error or Ctrl-C, the chunks not started yet are dropped, not waited for.
+        return _core.run_on_threads(lambda i: solve_chunk(chunks[i]), len(chunks), n_threads)
 
     return on_threads
 

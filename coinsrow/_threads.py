@@ -1,6 +1,6 @@
 """How many threads a call may use: ``threads=None`` (as many as pay off) or a count.
 
-The one-row functions cut a long row into parts reduced at once on a thread pool
+The one-row functions cut a long row into parts reduced at once on threads
 (docs/rows.md); this module decides how many threads and parts. A count beyond the
 machine's cores starts no more threads than it has cores (more cannot run at once: they
 would only add their start-up, stacks and switches), and a count beyond ``MAX_THREADS`` is
@@ -22,7 +22,7 @@ __all__ = ["MAX_THREADS", "available_cores", "row_split", "thread_count"]
 MAX_THREADS: int = THREADS_AT_MOST
 
 # With threads=None, each thread gets at least this many coins of a row: below that the
-# pool costs more than it saves (a thread's start is some 0.1 ms, a million coins 3 ms).
+# threads cost more than they save (a thread's start is some 0.1 ms, a million coins 3 ms).
 ROW_COINS_PER_THREAD = 1 << 20
 # A part of a row has at most this many coins, and there are about four parts a thread, so
 # that the threads of a busy machine still finish together.
@@ -79,7 +79,7 @@ def requested_threads(threads: Any) -> int:
 
 
 def thread_count(threads: Any) -> int:
-    """The threads a pool starts for ``threads``: every available core for ``None``; a count,
+    """The threads a call starts for ``threads``: every available core for ``None``; a count,
     checked (``requested_threads``), capped at the machine's cores."""
     if threads is None:
         return available_cores()
@@ -102,7 +102,7 @@ def row_split(n: int, threads: Any) -> tuple[int, int]:
         requested, count = requested_threads(threads), thread_count(threads)
     if requested == 1 or n < 2:
         return 1, 1
-    # About four parts a thread of the pool, and at least as many parts as threads asked
+    # About four parts a thread, and at least as many parts as threads asked
     # for: a short row is cut into k parts by threads=k on any machine (the same stitching
     # as on k cores), but the parts do not grow fourfold with a count past the cores.
     parts = max(ROW_PARTS_PER_THREAD * count, -(-n // ROW_PART_COINS), requested)

@@ -28,10 +28,10 @@ Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
 
 # Names in _core that compute nothing on coins (argument checks, packing coins into one
-# buffer, a span of an Arrow list array to pack, the scratch kept between calls) and so have
-# no twin.
+# buffer, a span of an Arrow list array to pack, the scratch kept between calls, tasks on
+# threads) and so have no twin.
 NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "pack_components",
-               "PackSpan", "scratch_kept", "scratch_release"}
+               "PackSpan", "scratch_kept", "scratch_release", "run_on_threads"}
 
 
 def _kernel_names() -> list[str]:

@@ -9,6 +9,8 @@ what:
 ``_types``          the coin type, ``Status``/``End``/``ForestProblem``/``OffsetsProblem``
                     codes, checked int64 arithmetic (declared in ``_types.pxd``)
 ``_scratch``        scratch memory kept between calls: ``scratch_kept``, ``scratch_release``
+``_workers``        tasks on threads started for one call, Ctrl-C while they run:
+                    ``run_on_threads``
 ``_fsum``           correctly rounded sums of doubles (float profits; cimported only)
 ``_rows``           games of many rows and stacks: ``game_*``, ``check_finite``
 ``_one_row``        one row: ``row_*`` (``_row_stack`` reduces it, ``_row_greedy`` plays it)
@@ -66,6 +68,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "_sort": (),
     "_subrows": ("SubRows",),
     "_subrows_exact": ("SubRowsExact",),
+    "_workers": ("run_on_threads",),
     "_window": ("WINDOW_INT64_LIMIT", "RowWindows", "pizza_profits", "window_pizza"),
     "_window_exact": ("RowWindowsExact", "pizza_profits_exact", "window_pizza_exact"),
 }
@@ -91,7 +94,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "End", "ForestProblem", "OffsetsProblem", "Status", "THREADS_AT_MOST",
-    "scratch_kept", "scratch_release",
+    "scratch_kept", "scratch_release", "run_on_threads",
     "check_finite", "check_finite_exact", "game_play", "game_play_exact", "game_profits",
     "game_profits_exact", "game_value", "game_value_exact", "row_play", "row_play_exact",
     "row_profits", "row_profits_exact", "row_value", "row_value_exact",

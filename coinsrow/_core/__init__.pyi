@@ -13,13 +13,14 @@
 # of the buffer of coins and answers the same way.
 
 import enum
+from collections.abc import Callable
 from typing import Any, Final
 
 from typing_extensions import Buffer, disjoint_base
 
 __all__ = [
     "End", "ForestProblem", "OffsetsProblem", "Status", "THREADS_AT_MOST",
-    "scratch_kept", "scratch_release",
+    "scratch_kept", "scratch_release", "run_on_threads",
     "check_finite", "check_finite_exact", "game_play", "game_play_exact", "game_profits",
     "game_profits_exact", "game_value", "game_value_exact", "row_play", "row_play_exact",
     "row_profits", "row_profits_exact", "row_value", "row_value_exact",
@@ -72,6 +73,15 @@ def scratch_kept() -> list[tuple[int, bool]]:
 
 def scratch_release() -> None:
     """Return the kept buffers that no call is using to the allocator (also done at exit)."""
+
+# --- _workers.pyx ---------------------------------------------------------------------------
+
+def run_on_threads(
+    task: Callable[[int], Any], n_tasks: int, n_threads: int,
+    on_stop: Callable[[], Any] | None = None,
+) -> list[Any]:
+    """``[task(0), ..., task(n_tasks - 1)]`` on ``n_threads`` threads started for the call;
+    Ctrl-C while they run stops the call."""
 
 # --- _rows.pyx ------------------------------------------------------------------------------
 

@@ -263,7 +263,7 @@ cdef inline void _prefetch_size(int kind, int64_t n, const int32_t *order, const
     ``_renumbered`` reads it there _RENUMBER_AHEAD vertices later. O(1)."""
     cdef int64_t p = par[_children_first_at(kind, n, order, j)]
     if p >= 0:
-        coinsrow_prefetch(&size[p])
+        coinsrow_prefetch_write(&size[p])
 
 
 cdef int64_t _kahn_rest(const int64_t *par, const uint8_t *gone, bint any_removed,
@@ -349,10 +349,10 @@ cdef int _renumbered(const coin_t *coin, const int64_t *par, const uint8_t *gone
         if v + _RENUMBER_AHEAD < n and not (any_removed and gone[v + _RENUMBER_AHEAD]):
             # The record written and the parent's id read a few vertices ahead, requested
             # now (both anywhere in memory).
-            coinsrow_prefetch(&N[position[v + _RENUMBER_AHEAD]])
+            coinsrow_prefetch_write(&N[position[v + _RENUMBER_AHEAD]])
             p = par[v + _RENUMBER_AHEAD]
             if p >= 0:
-                coinsrow_prefetch(&position[p])
+                coinsrow_prefetch_write(&position[p])
         if any_removed and gone[v]:
             continue
         at = position[v]
@@ -488,25 +488,25 @@ cdef inline void _prefetch_visits(const _Node *N, const int32_t *kids, const int
         # w's parent's list head and its first child's record.
         x = <int32_t> _parent_at(par, N, v.renumbered, w)
         if x >= 0:
-            coinsrow_prefetch(&kids[x])
+            coinsrow_prefetch_write(&kids[x])
         if kids[w] >= 0:
-            coinsrow_prefetch(&N[kids[w]])
+            coinsrow_prefetch_write(&N[kids[w]])
     if 0 <= near < v.n and kids[near] >= 0:
         # near's first child's first child and next sibling.
         q = kids[near]
         if N[q].child >= 0:
-            coinsrow_prefetch(&N[N[q].child])
+            coinsrow_prefetch_write(&N[N[q].child])
         if N[q].sibling >= 0:
-            coinsrow_prefetch(&N[N[q].sibling])
+            coinsrow_prefetch_write(&N[N[q].sibling])
     if 0 <= nearest < v.n and kids[nearest] >= 0:
         # One step further down the list: the third heap's record and the second heap's
         # first child.
         q = N[kids[nearest]].sibling
         if q >= 0:
             if N[q].sibling >= 0:
-                coinsrow_prefetch(&N[N[q].sibling])
+                coinsrow_prefetch_write(&N[N[q].sibling])
             if N[q].child >= 0:
-                coinsrow_prefetch(&N[N[q].child])
+                coinsrow_prefetch_write(&N[N[q].child])
 
 
 cdef inline int32_t _visited(const _Visits *v, int64_t j, const _Node *N, const int32_t *kids,
@@ -532,10 +532,10 @@ cdef inline int32_t _visited(const _Visits *v, int64_t j, const _Node *N, const 
     if j + 2 * _FOREST_AHEAD < v.count:
         # Kahn's order jumps around memory: its parent, coin, list and record.
         x = v.order[j + 2 * _FOREST_AHEAD]
-        coinsrow_prefetch(&par[x])
-        coinsrow_prefetch(&coin[x])
-        coinsrow_prefetch(&kids[x])
-        coinsrow_prefetch(&N[x])
+        coinsrow_prefetch_write(&par[x])
+        coinsrow_prefetch_write(&coin[x])
+        coinsrow_prefetch_write(&kids[x])
+        coinsrow_prefetch_write(&N[x])
     return v.order[j]
 
 
@@ -566,8 +566,8 @@ cdef inline int64_t _split_children(_Node *N, int32_t heaps, coin_t *stack, int3
                 r += 1
             else:
                 if nx >= 0:
-                    coinsrow_prefetch(&N[nx])
-                coinsrow_prefetch(&N[N[q].child])  # read if q is popped
+                    coinsrow_prefetch_write(&N[nx])
+                coinsrow_prefetch_write(&N[N[q].child])  # read if q is popped
                 N[q].sibling = -1
                 h[0] = _node_meld(N, h[0], q, like)
             q = nx

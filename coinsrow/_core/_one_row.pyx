@@ -10,7 +10,7 @@ from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact
 from coinsrow._core._row_stack cimport *
 from coinsrow._core._row_greedy cimport *
 
-from itertools import repeat as _repeat
+from coinsrow._core._workers import run_on_threads
 from array import array as _row_array
 from cpython cimport array as _cpython_array
 
@@ -208,7 +208,8 @@ cdef class _RowWork:
 
     cdef int _run(self, Py_ssize_t threads, bint survey) except -1:
         """Run every part (``survey``: its float survey, else its reduction), in this
-        thread (looking at signals between steps) or on a pool of ``threads`` threads."""
+        thread (looking at signals between steps) or on ``threads`` threads started for the
+        call (``_workers``: this thread waits, and Ctrl-C stops the parts)."""
         cdef Py_ssize_t i
         cdef int status
         task = self.survey_part if survey else self.reduce_part
@@ -220,25 +221,18 @@ cdef class _RowWork:
                 if status == NO_MEMORY:
                     raise MemoryError()
             return 0
-        # Imported here, when a row is first cut among threads: concurrent.futures (with
-        # logging) is 7 ms of a 14 ms ``import coinsrow`` otherwise (benchmarks/small_calls.py).
-        from concurrent.futures import ThreadPoolExecutor as _RowPool
-        pool = _RowPool(max_workers=min(threads, self.n_parts))
-        finished = False
-        try:
-            statuses = list(pool.map(task, range(self.n_parts), _repeat(False)))
-            finished = True
-        finally:
-            if not finished:
-                # Interrupted (Ctrl-C while waiting): the workers stop at their next step.
-                coinsrow_store_flag(&self.stop_flag, 1)
-            pool.shutdown(wait=True, cancel_futures=True)
+        statuses = run_on_threads(
+            (lambda i: task(i, False)), self.n_parts, threads, self.stop_parts)
         if NO_MEMORY in statuses:
             raise MemoryError()
         return 0
 
+    def stop_parts(self):
+        """Tell the parts running on threads to stop at their next step (Ctrl-C)."""
+        coinsrow_store_flag(&self.stop_flag, 1)
+
     def reduce_part(self, Py_ssize_t i, bint in_caller):
-        """Reduce part i on its own (a task of the pool): OK, NO_MEMORY or _STOPPED."""
+        """Reduce part i on its own (a task on a thread): OK, NO_MEMORY or _STOPPED."""
         cdef int status
         with nogil:
             status = self._reduce_range(i, &self.stacks[i], &self.part_sums[i],
@@ -246,7 +240,7 @@ cdef class _RowWork:
         return status
 
     def survey_part(self, Py_ssize_t i, bint in_caller):
-        """The float survey of part i (a task of the pool)."""
+        """The float survey of part i (a task on a thread)."""
         with nogil:
             _float_survey(<const double *> self.coins, self.bounds[i], self.bounds[i + 1],
                           &self.surveys[i])

@@ -70,12 +70,6 @@ cdef extern from *:
     #else
     static inline int coinsrow_ctz64(uint64_t x) { return __builtin_ctzll(x); }
     #endif
-    /* A hint that the line at p is read soon. */
-    #if defined(__GNUC__)
-    #define coinsrow_prefetch(p) __builtin_prefetch(p)
-    #else
-    #define coinsrow_prefetch(p) ((void)0)
-    #endif
     /* A flag written by one thread and polled by others. */
     static inline int coinsrow_load_flag(const int *flag) {
         return *(const volatile int *)flag;
@@ -85,7 +79,6 @@ cdef extern from *:
     }
     """
     int coinsrow_ctz64(uint64_t x) noexcept nogil
-    void coinsrow_prefetch(const void *p) noexcept nogil
     int coinsrow_load_flag(const int *flag) noexcept nogil
     void coinsrow_store_flag(int *flag, int value) noexcept nogil
 

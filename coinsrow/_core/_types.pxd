@@ -166,13 +166,17 @@ cpdef enum OffsetsProblem:
 
 cdef extern from *:
     """
+    /* A hint that the line at p is read soon (coinsrow_prefetch), or written soon. */
     #if defined(__GNUC__) || defined(__clang__)
-    #define coinsrow_prefetch(p) __builtin_prefetch(p, 1)
+    #define coinsrow_prefetch(p) __builtin_prefetch(p)
+    #define coinsrow_prefetch_write(p) __builtin_prefetch(p, 1)
     #else
     #define coinsrow_prefetch(p) ((void)0)
+    #define coinsrow_prefetch_write(p) ((void)0)
     #endif
     """
     void coinsrow_prefetch(const void *p) noexcept nogil
+    void coinsrow_prefetch_write(const void *p) noexcept nogil
 
 
 # A kernel's answer from the C status of its loops (defined in _types.pyx).
