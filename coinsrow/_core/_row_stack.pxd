@@ -37,6 +37,9 @@ cdef enum:
     # linear peak, 10^7 coins: 1.06x to 1.08x the C loop without, 0.79x to 0.93x with 256;
     # 64: 1.01x, 1024: 1.01x).
     _RUN_AHEAD = 256
+    # How far ahead of the coin it reads the Fusion loop of int64 value() and profits() asks
+    # for a coin, at each Fusion (coins; see _push_ints).
+    _COINS_AHEAD = 256
     # Coins scanned without a Fusion that stay a run; fewer are written (a run near the top
     # sends the Fusion loop to its slow path).
     _SHORT_RUN = 32

@@ -493,31 +493,19 @@ cdef extern from *:
 
 
 # At each Fusion, the Fusion loop of _push_ints asks for the coin _COINS_AHEAD coins (2 KiB)
-# ahead. Out of the cache, the loop waited for its coins: on Project Euler 477, value() on
-# 10^5 coins (in the cache) took the plain C loop's time, on 10^7 coins 1.27x to 1.32x it
-# (29-31 ms against 23). The C loop reads coin after coin with one load, a stride the
-# processor's prefetchers follow; this loop's zigzags take pairs of coins with other loads,
-# so that its coins' addresses do not advance by a fixed step, and (presumably) its
-# mispredictions keep it from reading ahead by itself. The sum of profits (_add_sum, a fast
-# pass over each _SUM_CHUNK coins once pushed) hid part of it: profits took 0.79x to 0.86x
-# the time of value. Asked for ahead: value 10^7 coins 12-13 ms of CPU time against 29-32
-# (best of 3), 0.6x the C loop (64 coins ahead: 0.92x; 512: as 256). Asked for at every
-# coin rather than at each Fusion, rows of 10^6 coins that the cache holds took up to 1.48x
-# their time (2 values; 1.19x staircase down); at each Fusion, none is slower. Not in
-# play's variants: there, Project Euler 477 at 10^6 coins took 1.06x to 1.14x the time.
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define coinsrow_prefetch_read(p) __builtin_prefetch(p, 0)
-    #else
-    #define coinsrow_prefetch_read(p) ((void)0)
-    #endif
-    #define COINSROW_COINS_AHEAD 256
-    """
-    void coinsrow_prefetch_read(const void *p) noexcept nogil
-    int64_t _COINS_AHEAD "COINSROW_COINS_AHEAD"
-
-
+# ahead (coinsrow_prefetch). Out of the cache, the loop waited for its coins: on Project
+# Euler 477, value() on 10^5 coins (in the cache) took the plain C loop's time, on 10^7
+# coins 1.27x to 1.32x it (29-31 ms against 23). The C loop reads coin after coin with one
+# load, a stride the processor's prefetchers follow; this loop's zigzags take pairs of coins
+# with other loads, so that its coins' addresses do not advance by a fixed step, and
+# (presumably) its mispredictions keep it from reading ahead by itself. The sum of profits
+# (_add_sum, a fast pass over each _SUM_CHUNK coins once pushed) hid part of it: profits
+# took 0.79x to 0.86x the time of value. Asked for ahead: value 10^7 coins 12-13 ms of CPU
+# time against 29-32 (best of 3), 0.56x the C loop (64 coins ahead: 0.92x; 512: as 256).
+# Asked for at every coin rather than at each Fusion, rows of 10^6 coins that the cache
+# holds took up to 1.48x their time (2 values; 1.19x staircase down); at each Fusion, none
+# is slower. Not in play's variants: there, Project Euler 477 at 10^6 coins took 1.06x to
+# 1.14x the time with it. docs/rows.md, "Reading the coins ahead".
 cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *values,
                        int64_t *segments, RowStack *st, int64_t block,
                        segments_t *segments_mode, runs_t *runs_mode,
@@ -570,7 +558,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
             seg = cp - coins
         if _fuses(second, first, v, ties_mode):
             if segments_t is NotWanted:
-                coinsrow_prefetch_read(cp + _COINS_AHEAD)  # no fault past the row's end
+                coinsrow_prefetch(cp + _COINS_AHEAD)  # no fault past the row's end
             # Where the limit goes if a Fusion is not of a tie.
             moved_limit = cp + 1 + block if end - cp - 1 > block else end
             while True:
