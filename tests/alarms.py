@@ -4,12 +4,15 @@
 handler that raises ``Stop``; it returns that exception. ``raised_in(exc, source)`` says
 whether its traceback goes through the Cython file ``source`` (or one of several: a kernel
 or its exact twin; a kernel that never looked at signals would raise only after returning,
-from the caller's frame).
+from the caller's frame). ``CtrlC`` presses Ctrl-C again and again from a thread of its own.
 """
 
 from __future__ import annotations
 
+import _thread
 import signal
+import threading
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -45,3 +48,34 @@ def stop_after(seconds: float, call: Callable[[], Any]) -> Stop:
 def raised_in(exc: BaseException, source: str | tuple[str, ...]) -> bool:
     return any(frame.filename.endswith(source)
                for frame in traceback.extract_tb(exc.__traceback__))
+
+
+class CtrlC:
+    """Ctrl-C pressed from a thread of its own (``_thread.interrupt_main()``, what Python's
+    handler does): first after ``first`` seconds, then every ``every()`` seconds, until
+    ``stop()``. The presser waits on no lock the main thread may take: a KeyboardInterrupt
+    that lands inside ``Event.set()`` can leave the event's lock held, and a presser waiting
+    on that event would then never end (nor the test joining it)."""
+
+    def __init__(self, first: float, every: Callable[[], float]) -> None:
+        self.pressing = True
+        self.first, self.every = first, every
+        self.thread = threading.Thread(target=self._press, daemon=True)
+        self.thread.start()
+
+    def _press(self) -> None:
+        time.sleep(self.first)
+        while self.pressing:
+            _thread.interrupt_main()
+            time.sleep(self.every())
+
+    def stop(self) -> None:
+        """Stop pressing and wait for the presser; a press made meanwhile lands here."""
+        while True:
+            try:
+                self.pressing = False
+                self.thread.join()
+                time.sleep(0.05)
+                return
+            except KeyboardInterrupt:
+                pass

@@ -9,7 +9,6 @@ checked against the DP, go through the stitching too.
 
 from __future__ import annotations
 
-import _thread
 import math
 import os
 import random
@@ -25,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from alarms import raised_in, stop_after
+from alarms import CtrlC, raised_in, stop_after
 
 import coinsrow
 from coinsrow import _core, play, profits, value
@@ -384,16 +383,6 @@ def _play_until(deadline: float, row: np.ndarray) -> None:
         play(row, threads=2)
 
 
-def _press_ctrl_c_until(done: threading.Event) -> None:
-    """What Ctrl-C does, every half second until ``done``: Python drops a KeyboardInterrupt
-    that its handler raises while a finaliser runs (a thread pool's clean-up, say), and a
-    user then presses Ctrl-C again."""
-    time.sleep(0.1)
-    while not done.is_set():
-        _thread.interrupt_main()
-        done.wait(0.5)
-
-
 # A KeyboardInterrupt raised inside a finaliser is reported as unraisable (and dropped):
 # Python's behaviour, not the kernel's; the next press is the one that counts.
 @pytest.mark.slow
@@ -403,28 +392,14 @@ def test_ctrl_c_raises_keyboard_interrupt_in_this_process():
         pytest.skip("signals are handled in the main thread only")
     row = np.arange(scaled(20_000_000, 100), dtype=np.int64) % 1000
     play(row[:10])
-    done = threading.Event()
-    presser = threading.Thread(target=_press_ctrl_c_until, args=(done,))
-    presser.start()
+    # What Ctrl-C does, every half second: Python drops a KeyboardInterrupt that its handler
+    # raises while a finaliser runs, and a user then presses Ctrl-C again.
+    presses = CtrlC(0.1, lambda: 0.5)
     # Bounded: interrupts that all got lost fail here instead of hanging the suite.
     deadline = time.monotonic() + 120
     try:
         with pytest.raises(KeyboardInterrupt):
             _play_until(deadline, row)
     finally:
-        _stop_pressing(done, presser)
+        presses.stop()
     assert value([1, 2, 3], threads=2) == 2
-
-
-def _stop_pressing(done: threading.Event, presser: threading.Thread) -> None:
-    """Stop the presses; one made after the interrupt caught lands here, not in the suite."""
-    while presser.is_alive():
-        try:
-            done.set()
-            presser.join()
-        except KeyboardInterrupt:
-            pass
-    try:
-        time.sleep(0.05)
-    except KeyboardInterrupt:
-        pass
