@@ -646,17 +646,41 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     return cp - coins
 
 
+# The loop of _add_sum, in C to have GCC unroll it (8 vectors of two coins an iteration):
+# profits() on the square wave, 10^7 coins, 12.0-12.4 ms against 12.75-13.2 rolled (3
+# rounds, alternating builds); value() and profits() of 7 other families no slower.
+cdef extern from *:
+    """
+    #if defined(__GNUC__) && !defined(__clang__)
+    __attribute__((optimize("unroll-loops")))
+    #endif
+    static int coinsrow_wrapped_sum(const int64_t *c, int64_t n, uint64_t *wrapped,
+                                    uint64_t *high) {
+        uint64_t w = 0, h = 0;
+        int64_t i;
+        for (i = 0; i < n; i++) {
+            w += (uint64_t)c[i];
+            h |= (uint64_t)c[i] + ((uint64_t)1 << 46);
+        }
+        *wrapped = w;
+        *high = h;
+        return 1;
+    }
+    """
+    bint coinsrow_wrapped_sum(const int64_t *c, int64_t n, uint64_t *wrapped,
+                              uint64_t *high) noexcept nogil
+
+
 cdef bint _add_sum(const int64_t *c, int64_t n, int64_t *total) noexcept nogil:
     """Add c[0] + ... + c[n - 1] to ``total`` (n <= _SUM_CHUNK): True if it overflows (or
     a partial sum does). Where every coin is in [-2^46, 2^46), no partial sum of 2^14 of
     them can overflow: the sum wraps, without a test a coin, and one OR a coin tells
-    whether they all are (a loop the compiler vectorises). Else _add_sum_checked. O(n)."""
+    whether they all are (coinsrow_wrapped_sum, a loop the compiler vectorises). Else
+    _add_sum_checked. O(n)."""
     cdef uint64_t wrapped = 0, high = 0
-    cdef Py_ssize_t i
-    for i in range(n):
-        wrapped += <uint64_t> c[i]
-        high |= <uint64_t> c[i] + (<uint64_t> 1 << 46)
-    if high >> 47 == 0:
+    # (Always true: tested, it gives reduce_part the register allocation measured above;
+    # without the test the square wave, 10^6 coins, took 1.24x the time.)
+    if coinsrow_wrapped_sum(c, n, &wrapped, &high) and high >> 47 == 0:
         return add_checked(total[0], <int64_t> wrapped, total)
     return _add_sum_checked(c, n, total)
 
