@@ -466,8 +466,10 @@ cdef const int64_t *_fuse_run(const int64_t *coins, const int64_t *cp, const int
 # variants alone moved it by 32 bytes and made value() on the square wave (10^6 coins, where
 # plateaus send the coins back and forth between this variant and the run scan) 1.15x to
 # 1.18x the time in each of 5 rounds (0.65 ms aligned, 0.86 32 bytes off; the dealt peak
-# 2.75-2.80 ms against 2.84-2.95). The names are Cython's for these variants: if they
-# change, GCC warns that they are declared and never defined.
+# 2.75-2.80 ms against 2.84-2.95). So is play's variant without runs: the unrolled sum
+# (_add_sum) moved it off its boundary and play() on 2 values and zigzag plateaus took 1.04x
+# the time (5 rounds, 10^6 coins), 1.00x to 1.02x aligned. The names are Cython's for these
+# variants: if they change, GCC warns that they are declared and never defined.
 cdef extern from *:
     """
     #if defined(__GNUC__) && !defined(__clang__)
@@ -487,6 +489,13 @@ cdef extern from *:
         struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
         struct __pyx_t_8coinsrow_5_core_6_types_Wanted *,
         struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)
+        __attribute__((aligned(64)));
+    static int64_t __pyx_fuse_0_1_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints(
+        int64_t const *, int64_t, int64_t, int64_t *, int64_t *,
+        struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,
+        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *,
+        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
+        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *)
         __attribute__((aligned(64)));
     #endif
     """
