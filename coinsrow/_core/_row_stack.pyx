@@ -476,27 +476,24 @@ cdef extern from *:
     struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack;
     struct __pyx_t_8coinsrow_5_core_6_types_Wanted;
     struct __pyx_t_8coinsrow_5_core_6_types_NotWanted;
-    static int64_t __pyx_fuse_1_1_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints(
-        int64_t const *, int64_t, int64_t, int64_t *, int64_t *,
-        struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,
-        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
-        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
-        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)
-        __attribute__((aligned(64), optimize("reorder-blocks-algorithm=simple")));
-    static int64_t __pyx_fuse_1_0_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints(
-        int64_t const *, int64_t, int64_t, int64_t *, int64_t *,
-        struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,
-        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
-        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *,
-        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *)
-        __attribute__((aligned(64)));
-    static int64_t __pyx_fuse_0_1_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints(
-        int64_t const *, int64_t, int64_t, int64_t *, int64_t *,
-        struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,
-        struct __pyx_t_8coinsrow_5_core_6_types_Wanted *,
-        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *,
-        struct __pyx_t_8coinsrow_5_core_6_types_NotWanted *)
-        __attribute__((aligned(64)));
+    /* One declaration of a variant of _push_ints: its name, its three tag types (segments,
+       runs, ties) and its attributes. */
+    #define COINSROW_PUSH_INTS(name, segments_t, runs_t, ties_t, attributes)                \
+        static int64_t name(int64_t const *, int64_t, int64_t, int64_t *, int64_t *,       \
+            struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,             \
+            struct segments_t *, struct runs_t *, struct ties_t *) attributes;
+    #define COINSROW_WANTED __pyx_t_8coinsrow_5_core_6_types_Wanted
+    #define COINSROW_NOT_WANTED __pyx_t_8coinsrow_5_core_6_types_NotWanted
+    COINSROW_PUSH_INTS(__pyx_fuse_1_1_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+                       COINSROW_NOT_WANTED, COINSROW_NOT_WANTED, COINSROW_WANTED,
+                       __attribute__((aligned(64),
+                                      optimize("reorder-blocks-algorithm=simple"))))
+    COINSROW_PUSH_INTS(__pyx_fuse_1_0_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+                       COINSROW_NOT_WANTED, COINSROW_WANTED, COINSROW_WANTED,
+                       __attribute__((aligned(64))))
+    COINSROW_PUSH_INTS(__pyx_fuse_0_1_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+                       COINSROW_WANTED, COINSROW_NOT_WANTED, COINSROW_NOT_WANTED,
+                       __attribute__((aligned(64))))
     #endif
     """
 
