@@ -9,6 +9,7 @@ import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from alarms import Stop, stop_after
@@ -118,26 +119,20 @@ def test_ctrl_c_at_any_moment_of_threaded_calls_never_hangs():
     batch's chunks), in a process of its own bounded in time: every press either stops a
     call or lands between calls, and the answers afterwards are right."""
     script = textwrap.dedent("""
-        import _thread, random, threading, time
+        import random, sys
+        sys.path.insert(0, sys.argv[1])  # tests/, for alarms.CtrlC
         import numpy as np
         import coinsrow
+        from alarms import CtrlC
         row = np.arange(4_000_000, dtype=np.int64) % 1000
         games = [row[k:k + 5000] for k in range(0, 2_000_000, 5000)]
         value = coinsrow.value(row, threads=1)
         values = coinsrow.values_many(games, threads=1)
         rng = random.Random(5)
         stopped = 0
-        pressing = False
-        def press():
-            # No lock the main thread may hold (see tests/alarms.py, CtrlC).
-            time.sleep(0.002 + rng.random() * 0.02)  # after start() has returned
-            while pressing:
-                _thread.interrupt_main()
-                time.sleep(rng.random() * 0.01)
         for k in range(150):
-            pressing = True
-            presser = threading.Thread(target=press, daemon=True)
-            presser.start()
+            # The first press after the presser's start() has returned.
+            presses = CtrlC(0.002 + rng.random() * 0.02, lambda: rng.random() * 0.01)
             try:
                 while True:
                     if k % 2:
@@ -146,19 +141,12 @@ def test_ctrl_c_at_any_moment_of_threaded_calls_never_hangs():
                         coinsrow.play(row, threads=2)
             except KeyboardInterrupt:
                 stopped += 1
-            while True:
-                try:
-                    pressing = False
-                    presser.join()
-                    time.sleep(0.02)  # a press sent as the presser ended lands here
-                    break
-                except KeyboardInterrupt:
-                    pass
+            presses.stop()
             assert coinsrow.value(row, threads=2) == value
             assert coinsrow.values_many(games, threads=2) == values
         print("stopped", stopped, flush=True)
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=240)
+    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)],
+                          capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "stopped 150"
