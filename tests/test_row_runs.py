@@ -114,6 +114,78 @@ def test_fusions_reading_a_run_in_place_against_the_dp():
         assert list(play(arr)) == list(_core.row_play_exact(row, 1, 1)[1])
 
 
+def falls_with_ties(rng: random.Random, n: int, high: int) -> list[int]:
+    """Falling stretches long enough to be scanned as runs, with ties of two, three or
+    four equal coins anywhere in them (the scan takes a tie of two that fuses with the next
+    coin without stopping), now and then a rise or a plateau."""
+    row: list[int] = []
+    while len(row) < n:
+        m = rng.randint(1, 400)
+        kind = rng.random()
+        if kind < 0.75:
+            fall = sorted((rng.randrange(high) for _ in range(m)), reverse=True)
+            for _ in range(rng.randint(0, m // 100 + 1)):
+                k = rng.randrange(len(fall))
+                fall[k:k] = [fall[k]] * rng.choice([1, 1, 1, 2, 3])
+            row += fall
+        elif kind < 0.9:
+            row += sorted(rng.randrange(high) for _ in range(m))
+        else:
+            row += [rng.randrange(high)] * rng.randint(2, 6)
+    return row[:n]
+
+
+def test_ties_on_falling_runs_against_the_dp():
+    rng = random.Random(7111)
+    for _ in range(scaled(40, 6)):
+        n = rng.randint(300, 700)
+        high = rng.choice([400, 10**5, 10**9])
+        shift = rng.choice([0, high // 2])  # negative coins too
+        row = [c - shift for c in falls_with_ties(rng, n, high)]
+        arr = np.array(row, dtype=np.int64)
+        want = dp_value(row)
+        total = sum(row)
+        for parts, threads in ((1, 1), (3, 1), (2, 2)):
+            assert _core.row_value(arr, parts, threads) == (_core.Status.OK, want)
+        assert _core.row_profits(arr, 1, 1) == (
+            _core.Status.OK, ((total + want) // 2, (total - want) // 2))
+        assert list(play(arr)) == list(_core.row_play_exact(row, 1, 1)[1])
+
+
+@pytest.mark.slow
+def test_ties_on_long_falling_runs_against_the_twin():
+    rng = random.Random(7112)
+    for _ in range(scaled(10, 3)):
+        row = falls_with_ties(rng, rng.randint(5_000, scaled(60_000, 10)),
+                              rng.choice([300, 10**9]))
+        arr = np.array(row, dtype=np.int64)
+        want = _core.row_value_exact(row, 1, 1)[1]
+        assert want == whole_game_value(arr)
+        total = int(arr.sum())
+        assert _core.row_value(arr, 1, 1) == (_core.Status.OK, want)
+        assert _core.row_profits(arr, 1, 1) == (
+            _core.Status.OK, ((total + want) // 2, (total - want) // 2))
+        assert _core.row_value(arr, 4, 2) == (_core.Status.OK, want)
+
+
+@machine_only
+def test_ties_on_falling_runs_whose_sums_overflow():
+    """Coins near the int64 limits: the falling runs' sums overflow, and the value is
+    still exact (or the kernel says it overflowed and the library answers exactly)."""
+    rng = random.Random(7113)
+    for _ in range(30):
+        row = [2**62 + c for c in falls_with_ties(rng, rng.randint(100, 600), 2**61)]
+        arr = np.array(row, dtype=np.int64)
+        want = _core.row_value_exact(row, 1, 1)[1]
+        status, got = _core.row_value(arr, 1, 1)
+        assert status in (_core.Status.OK, _core.Status.OVERFLOW)
+        if status == _core.Status.OK:
+            assert got == want
+        assert value(arr) == want == value(row)
+        first, second = profits(arr)
+        assert first + second == sum(row) and first - second == want
+
+
 @machine_only
 def test_a_run_read_in_place_whose_fusions_overflow():
     """Huge coins on a peak: the Fusions that read the run in place overflow int64; the

@@ -788,32 +788,51 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
                        int64_t *segments, RowStack *st, RowSums *sums) noexcept nogil:
     """Push the coins from coins[p] on that do not fuse as a run (unwritten), up to
     ``stop``: returns the first coin that fuses (or ``stop``). ``st`` has two entries at
-    least. int64: ``sums`` receives the coins' sum in ``rest`` (may be
-    NULL)."""
+    least. int64: ``sums`` receives the coins' sum in ``rest`` (may be NULL).
+
+    int64 value() and profits(): a Fusion of a tie on a falling stretch, ``x, a, a, v``
+    with x > a > v, gives v and no more Fusions (x > v, and the entry under x is larger
+    still): the scan takes it without stopping, as two runs around the tie's two coins (the
+    tie's alternating sum is zero, so the runs' sums stay right). The Fusion loop spent a
+    few hundred instructions on it (a refill of the run, then a block of coins pushed):
+    value() on 10^7 sorted coins below 10^9, a tie every 200 coins, took 1.9 ns a coin
+    against 0.9 without ties."""
     cdef RowSums scanned
     cdef coin_t prev = _top_entry(coins, values, st, 0)
     cdef bint down = _top_entry(coins, values, st, 1) > prev
-    cdef int64_t q, alt = 0
+    cdef int64_t q, end, alt = 0
     cdef bint alt_known = False
-    scanned.even = 0
-    scanned.odd = 0
-    scanned.overflow = False
-    q = _unfused_scan(coins, p, stop, prev, down, &scanned)
-    if coin_t is int64_t:
-        # The sums are by the parity of the coins' indices; the run's signs start at p's.
-        if p & 1:
-            alt_known = not (scanned.overflow
-                             | sub_checked(scanned.odd, scanned.even, &alt))
-        else:
-            alt_known = not (scanned.overflow
-                             | sub_checked(scanned.even, scanned.odd, &alt))
-    _push_unfused(coins, p, q, values, segments, st, alt, alt_known)
-    if coin_t is int64_t:
-        if sums != NULL:
-            sums.overflow |= (scanned.overflow | add_checked(sums.rest, scanned.even,
-                                                             &sums.rest)
-                              | add_checked(sums.rest, scanned.odd, &sums.rest))
-    return q
+    while True:
+        scanned.even = 0
+        scanned.odd = 0
+        scanned.overflow = False
+        q = _unfused_scan(coins, p, stop, prev, down, &scanned)
+        if coin_t is int64_t:
+            # The sums are by the parity of the coins' indices; the run's signs start at
+            # p's.
+            if p & 1:
+                alt_known = not (scanned.overflow
+                                 | sub_checked(scanned.odd, scanned.even, &alt))
+            else:
+                alt_known = not (scanned.overflow
+                                 | sub_checked(scanned.even, scanned.odd, &alt))
+            if sums != NULL:
+                sums.overflow |= (scanned.overflow
+                                  | add_checked(sums.rest, scanned.even, &sums.rest)
+                                  | add_checked(sums.rest, scanned.odd, &sums.rest))
+        end = q
+        if (coin_t is int64_t and segments == NULL and q < stop and q - p >= 4
+                and coins[q - 2] == coins[q - 1] and coins[q - 3] > coins[q - 2]):
+            # A tie at q - 2, q - 1 fuses with coin q (coins[q - 1] > coins[q]): the
+            # stack is then the coins to q - 2, and coin q on them, which the scan goes
+            # on from (it stops at once if coin q fuses again).
+            end = q - 2
+        _push_unfused(coins, p, end, values, segments, st, alt, alt_known)
+        if end == q:
+            return q
+        prev = coins[q - 3]
+        down = coins[q - 4] > prev
+        p = q
 
 
 cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *values,
