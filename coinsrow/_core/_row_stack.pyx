@@ -139,6 +139,7 @@ cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev
     cdef bint ovf = False
     while True:
         while p + 1 < stop:
+            coinsrow_prefetch(c + p + _SCAN_AHEAD)
             x0 = c[p]
             x1 = c[p + 1]
             if prev <= x0:
