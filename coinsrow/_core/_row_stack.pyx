@@ -69,7 +69,8 @@ cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
     written for much more than the Fusions eat of it.
     """
     cdef Run *r
-    cdef int64_t above, block, e, moved = 0
+    cdef int64_t above, block, e, first_coin, moved = 0
+    cdef int64_t *written_segments
     while st.n_runs > 0 and st.written - st.runs[st.n_runs - 1].at < 4:
         r = &st.runs[st.n_runs - 1]
         above = st.written - r.at
@@ -81,8 +82,12 @@ cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
         memcpy(values + r.at, coins + r.coin + r.length - block, block * sizeof(coin_t))
         if segments != NULL:
             memmove(segments + r.at + block, segments + r.at, above * sizeof(int64_t))
+            # In locals: stores through ``segments`` may alias the run's fields, which
+            # the compiler then reloaded at each entry instead of vectorising the loop.
+            written_segments = segments + r.at
+            first_coin = r.coin + r.length - block
             for e in range(block):
-                segments[r.at + e] = r.coin + r.length - block + e
+                written_segments[e] = first_coin + e
         st.written += block
         moved += block
         r.length -= block
