@@ -629,8 +629,10 @@ def families(rep: Report, plain: PlainC, quick: bool, kinds: list[str] = FAMILIE
         assert coinsrow.value(a, threads=2) == want and coinsrow.profits(a, threads=1)[0] * 2 \
             == int(a.sum()) + want, kind
         t = rounds(methods, repeats)
-        # play() against value() at 10^6 coins (the goal's size), in batches.
-        b = a[:n_play] if n > n_play else a
+        # play() against value() at 10^6 coins (the goal's size), in batches, on a row of
+        # the family made at that size (the first 10^6 coins of a peak or a valley of 10^7
+        # are a sorted stretch, not the family's shape).
+        b = make_input(kind, n_play, rng, plain) if n > n_play else a
         tp = batch_rounds({"value": lambda b=b: coinsrow.value(b, threads=1),
                            "play": lambda b=b: coinsrow.play(b, threads=1)}, repeats)
         # Float rows: the same coins as float64 (value and each player's exact sum).
@@ -659,7 +661,8 @@ def families(rep: Report, plain: PlainC, quick: bool, kinds: list[str] = FAMILIE
     rep.say()
     rep.say(f"CPU time of single calls in {repeats} rounds, one call of each method a round; "
             "each ratio is the median over the rounds of the two calls' ratio in a round, "
-            f"each ns/coin the median call; play() vs value() at {n_play:,} coins in batches; "
+            f"each ns/coin the median call; play() vs value() in batches, on a row of the family "
+            f"made with {n_play:,} coins; "
             "float: the same coins / 3 as float64; "
             "the last column in wall time (threads=None, as many threads as pay off: on two "
             "cores, the row in parts reduced at once on two threads, unless a sample of the "

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coinsrow import Engine, Game, Move, best_move, play, value
+from coinsrow import Engine, Game, Move, _core, best_move, play, value
 
 from generators import SMALL_STYLES, random_game, random_row
+from modes import machine_only
 from oracles import brute_solver, dp_table
 
 
@@ -42,6 +43,32 @@ def test_play_of_long_random_rows_is_optimal_at_every_move():
         order = play(row)
         assert isinstance(order, array) and order.typecode == "q"
         _check_row_play(row, list(order))
+
+
+@machine_only
+def test_play_kernel_answers_where_only_the_value_overflows():
+    """int64 play compares exact entries and adds nothing: where the value's sums overflow
+    int64 but no Fusion does, the kernel still answers (OK) with the exact twin's moves;
+    where a Fusion overflows, it says so and the library's play is still the twin's."""
+    rng = random.Random(4242)
+    for _ in range(40):
+        n = rng.randint(3, 300)
+        # Coins near 2^62: sums of a few of them overflow, a Fusion x - M + v may too.
+        row = [2**62 + rng.randrange(-(2**60), 2**60) for _ in range(n)]
+        if rng.random() < 0.5:
+            row.sort(reverse=rng.random() < 0.5)  # sorted: nothing fuses
+        arr = np.array(row, dtype=np.int64)
+        want = list(_core.row_play_exact(row, 1, 1)[1])
+        status, moves = _core.row_play(arr, 1, 1)
+        if len(set(row)) == n and (row == sorted(row) or row == sorted(row, reverse=True)):
+            assert status == _core.Status.OK
+        if status == _core.Status.OK:
+            assert list(moves) == want
+        else:
+            assert status == _core.Status.OVERFLOW
+        assert list(play(arr)) == want == list(play(row))
+        if n <= 60:
+            _check_row_play(row, want)
 
 
 def test_play_of_many_short_rows_is_optimal_at_every_move():
