@@ -169,30 +169,14 @@ def test_ties_on_long_falling_runs_against_the_twin():
 
 
 @machine_only
-def test_ties_on_falling_runs_whose_sums_overflow():
-    """Coins near the int64 limits: the falling runs' sums overflow, and the value is
-    still exact (or the kernel says it overflowed and the library answers exactly)."""
-    rng = random.Random(7113)
+@pytest.mark.parametrize("shape, seed", [(peak_eating_runs, 7109), (falls_with_ties, 7113)])
+def test_huge_coins_whose_fusions_or_sums_overflow(shape, seed):
+    """Huge coins on a peak (the Fusions that read the run in place overflow int64) and on
+    falling runs with ties (their sums overflow): the kernel says so or answers exactly, and
+    the value is exact either way."""
+    rng = random.Random(seed)
     for _ in range(30):
-        row = [2**62 + c for c in falls_with_ties(rng, rng.randint(100, 600), 2**61)]
-        arr = np.array(row, dtype=np.int64)
-        want = _core.row_value_exact(row, 1, 1)[1]
-        status, got = _core.row_value(arr, 1, 1)
-        assert status in (_core.Status.OK, _core.Status.OVERFLOW)
-        if status == _core.Status.OK:
-            assert got == want
-        assert value(arr) == want == value(row)
-        first, second = profits(arr)
-        assert first + second == sum(row) and first - second == want
-
-
-@machine_only
-def test_a_run_read_in_place_whose_fusions_overflow():
-    """Huge coins on a peak: the Fusions that read the run in place overflow int64; the
-    value falls back and is still exact."""
-    rng = random.Random(7109)
-    for _ in range(30):
-        row = [2**62 + c for c in peak_eating_runs(rng, rng.randint(100, 600), 2**61)]
+        row = [2**62 + c for c in shape(rng, rng.randint(100, 600), 2**61)]
         arr = np.array(row, dtype=np.int64)
         want = _core.row_value_exact(row, 1, 1)[1]
         status, got = _core.row_value(arr, 1, 1)
