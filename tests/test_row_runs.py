@@ -98,20 +98,25 @@ def peak_eating_runs(rng: random.Random, n: int, high: int) -> list[int]:
     return row[:n]
 
 
+def check_against_the_dp(row: list[int]) -> None:
+    """value (one thread and in parts), profits and play of the row against the DP and the
+    exact twin."""
+    arr = np.array(row, dtype=np.int64)
+    want = dp_value(row)
+    total = sum(row)
+    for parts, threads in ((1, 1), (3, 1), (2, 2)):
+        assert _core.row_value(arr, parts, threads) == (_core.Status.OK, want)
+    assert _core.row_profits(arr, 1, 1) == (
+        _core.Status.OK, ((total + want) // 2, (total - want) // 2))
+    assert value(arr) == want
+    assert list(play(arr)) == list(_core.row_play_exact(row, 1, 1)[1])
+
+
 def test_fusions_reading_a_run_in_place_against_the_dp():
     rng = random.Random(7108)
     for _ in range(scaled(150, 15)):
         n = rng.randint(80, 400)
-        row = peak_eating_runs(rng, n, rng.choice([5, 1000, 10**9]))
-        arr = np.array(row, dtype=np.int64)
-        want = dp_value(row)
-        total = sum(row)
-        for parts, threads in ((1, 1), (3, 1), (2, 2)):
-            assert _core.row_value(arr, parts, threads) == (_core.Status.OK, want)
-        assert _core.row_profits(arr, 1, 1) == (
-            _core.Status.OK, ((total + want) // 2, (total - want) // 2))
-        assert value(arr) == want
-        assert list(play(arr)) == list(_core.row_play_exact(row, 1, 1)[1])
+        check_against_the_dp(peak_eating_runs(rng, n, rng.choice([5, 1000, 10**9])))
 
 
 def falls_with_ties(rng: random.Random, n: int, high: int) -> list[int]:
@@ -141,15 +146,7 @@ def test_ties_on_falling_runs_against_the_dp():
         n = rng.randint(300, 700)
         high = rng.choice([400, 10**5, 10**9])
         shift = rng.choice([0, high // 2])  # negative coins too
-        row = [c - shift for c in falls_with_ties(rng, n, high)]
-        arr = np.array(row, dtype=np.int64)
-        want = dp_value(row)
-        total = sum(row)
-        for parts, threads in ((1, 1), (3, 1), (2, 2)):
-            assert _core.row_value(arr, parts, threads) == (_core.Status.OK, want)
-        assert _core.row_profits(arr, 1, 1) == (
-            _core.Status.OK, ((total + want) // 2, (total - want) // 2))
-        assert list(play(arr)) == list(_core.row_play_exact(row, 1, 1)[1])
+        check_against_the_dp([c - shift for c in falls_with_ties(rng, n, high)])
 
 
 @pytest.mark.slow
