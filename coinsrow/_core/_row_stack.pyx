@@ -801,8 +801,9 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
     still): the scan takes it without stopping, as two runs around the tie's two coins (the
     tie's alternating sum is zero, so the runs' sums stay right). The Fusion loop spent a
     few hundred instructions on it (a refill of the run, then a block of coins pushed):
-    value() on 10^7 sorted coins below 10^9, a tie every 200 coins, took 1.9 ns a coin
-    against 0.9 without ties."""
+    value() on 10^7 sorted coins below 10^9 in descending order, a tie every 200 coins,
+    took 1.9 ns a coin against 0.9 without ties; 1.5 with the ties taken here (0.95 with
+    the coins read ahead too)."""
     cdef RowSums scanned
     cdef coin_t prev = _top_entry(coins, values, st, 0)
     cdef bint down = _top_entry(coins, values, st, 1) > prev
