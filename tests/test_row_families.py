@@ -164,10 +164,14 @@ def fusion_test_cases() -> list[tuple[str, np.ndarray, bool]]:
             cases.append((f"{shape.label()}, {n}", shape(n, np.random.default_rng(n)), True))
     for kind in ("staircase down", "2 values", "zigzag plateaus", "random", "alternating"):
         cases.append((kind, families.make(kind, SHORTEST + 3, np.random.default_rng(5)), True))
-    # A valley or a peak of a few noisy levels: its middle is a row of equal coins, where the
-    # strict test fuses nothing, but the samples are spread over the row.
-    for base in ("valley", "peak"):
-        shape = families.Shape(base=base, amplitude=10, noise=2, levels=5)
+    # A valley and a peak of a few noisy levels (their middle is a row of equal coins, where
+    # the strict test fuses nothing; the samples are spread over the row), and a row with
+    # many ties at random places, where the strict test makes fewer Fusions but is
+    # mispredicted (the top 30% of the coins tied, plateaus of 2).
+    for shape in (families.Shape(base="valley", amplitude=10, noise=2, levels=5),
+                  families.Shape(base="peak", amplitude=10, noise=2, levels=5),
+                  families.Shape(base="ramp down", period=100_000, amplitude=5 * 10**8,
+                                 noise=10, top=0.3, run=2)):
         cases.append((shape.label(), shape(SHORTEST + 7, np.random.default_rng(6)), True))
     return cases
 
