@@ -182,6 +182,10 @@ WORST_SHAPES: dict[str, Shape] = {
     # 0, 0, 0, 0, 1, 1, 1, 1, 0, ...: the worst shape once ties fuse in value() (1.95x the
     # C loop, whose one branch a coin learns the period).
     "square wave": Shape(base="ramp up", period=8, amplitude=1000, noise=0, levels=2),
+    # Plateaus of three levels, some 16 coins each: the worst once the run scan and the
+    # merge read ahead (1.31x the C loop at 10^6 coins, run 20261127T115152Z), the coins
+    # sent back and forth between the Fusion loop and the run scan every 64 coins.
+    "few-level plateaus": Shape(base="peak", amplitude=1, noise=1, levels=3, top=0.1, run=16),
 }
 
 FAMILIES: dict[str, Maker] = {

@@ -882,7 +882,7 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     when ``stop_flag`` is NULL, runs the signal handlers (taking the GIL for a moment):
     _STOPPED if it must stop, NO_MEMORY, or OK.
     """
-    cdef int64_t p, q, step_end, block, alt = 0
+    cdef int64_t p, q, step_end, block, alt = 0, short_scans = 0
     cdef bint alt_known = False, ties_fuse = True
     st.start = lo
     st.top = 0
@@ -950,7 +950,17 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
         if p < step_end:
             q = _scan_run(coins, p, step_end, values, segments, st,
                           sums if want_total else NULL)
-            block = _RUN_PROBE if q - p >= _RUN_AFTER else _RUN_AFTER
+            # After scans that found only short runs, the Fusion loop goes on for longer
+            # (64, 128, ... 4,096 coins without a Fusion of unequal entries): plateaus of a
+            # few levels, each some 16 coins long, sent the coins back and forth between
+            # the two every 64 coins (value(), 10^6 coins of such plateaus against the plain
+            # C loop: 1.30x-1.45x before, 1.00x-1.19x with the longer blocks).
+            if q - p >= _RUN_AFTER:
+                block = _RUN_PROBE
+                short_scans = 0
+            else:
+                block = _RUN_AFTER << (short_scans if short_scans < 6 else 6)
+                short_scans += 1
             p = q
         if st.no_memory:
             return NO_MEMORY
