@@ -58,6 +58,18 @@ cdef inline int64_t _guard(RowStack *st) noexcept nogil:
     return -2
 
 
+cdef inline void _write_coin_segments(int64_t *out, int64_t first_coin,
+                                     int64_t n) noexcept nogil:
+    """out[e] = first_coin + e for e < n: the segments of entries that are coins themselves
+    (written out of a run, or a short unfused stretch). Its arguments are values, not the
+    run's or the stack's fields: stores through ``out`` may alias those, which the compiler
+    then reloaded at each entry instead of vectorising the loop (play() on plateaus, 10^6
+    coins: 1.83 -> 1.41 ms in _refill). O(n)."""
+    cdef int64_t e
+    for e in range(n):
+        out[e] = first_coin + e
+
+
 cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
                      RowStack *st) noexcept nogil:
     """Write the top runs' last entries (with their segments) under the written entries
@@ -69,8 +81,7 @@ cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
     written for much more than the Fusions eat of it.
     """
     cdef Run *r
-    cdef int64_t above, block, e, first_coin, moved = 0
-    cdef int64_t *written_segments
+    cdef int64_t above, block, moved = 0
     while st.n_runs > 0 and st.written - st.runs[st.n_runs - 1].at < 4:
         r = &st.runs[st.n_runs - 1]
         above = st.written - r.at
@@ -82,12 +93,7 @@ cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
         memcpy(values + r.at, coins + r.coin + r.length - block, block * sizeof(coin_t))
         if segments != NULL:
             memmove(segments + r.at + block, segments + r.at, above * sizeof(int64_t))
-            # In locals: stores through ``segments`` may alias the run's fields, which
-            # the compiler then reloaded at each entry instead of vectorising the loop.
-            written_segments = segments + r.at
-            first_coin = r.coin + r.length - block
-            for e in range(block):
-                written_segments[e] = first_coin + e
+            _write_coin_segments(segments + r.at, r.coin + r.length - block, block)
         st.written += block
         moved += block
         r.length -= block
@@ -806,15 +812,13 @@ cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values
     """Push coins[p:q], which do not fuse: a run if there are many, else written (a short
     run would only slow the Fusion loop down). ``alt``: their alternating sum, if
     ``alt_known`` (see Run). OK or NO_MEMORY."""
-    cdef int64_t e
     if q - p >= _SHORT_RUN:
         if _add_run(st, st.written, q - p, p, alt, alt_known) != OK:
             return NO_MEMORY
     else:
         memcpy(values + st.written, coins + p, (q - p) * sizeof(coin_t))
         if segments != NULL:
-            for e in range(q - p):
-                segments[st.written + e] = p + e
+            _write_coin_segments(segments + st.written, p, q - p)
         st.written += q - p
     st.top += q - p
     return OK
