@@ -220,3 +220,134 @@ def test_the_sum_of_profits_at_the_edges_of_the_unchecked_sum():
         first, second = profits(row, threads=1)
         assert first + second == sum(row.tolist()), extra
         assert first - second == want, extra
+
+
+# Play compacts the plateaus of rows of 2^17 coins or more first where a sample says it
+# pays (staircases down: docs/rows.md, "Plateaus compacted first"): a plateau of equal coins
+# followed by a lower coin fuses pair by pair from its end before the Fusion loop runs.
+def compacted_by_hand(row: list[int], p: int, e: int) -> tuple[list[int], list[int]]:
+    """What the compaction makes of row[p:e], one coin at a time: entries and first coins."""
+    out: list[int] = []
+    starts: list[int] = []
+    k = 0  # coins in the current plateau
+    for j in range(p, e):
+        x = row[j]
+        if j > p and x == row[j - 1]:
+            out.append(x)
+            starts.append(j)
+            k += 1
+            continue
+        start = j
+        if j > p and x < row[j - 1]:
+            first = starts[-k]  # the plateau's first entry's first coin
+            eaten = k - k % 2
+            if eaten:
+                del out[-eaten:], starts[-eaten:]
+            start = first if k % 2 == 0 else j - k + 1
+        out.append(x)
+        starts.append(start)
+        k = 1
+    return out, starts
+
+
+def reduced(values: list[int], starts: list[int]) -> list[tuple[int, int]]:
+    """The strict reduction of entries (value, first coin): play's reduced row."""
+    stack: list[tuple[int, int]] = []
+    for v, s in zip(values, starts):
+        while len(stack) >= 2 and stack[-2][0] <= stack[-1][0] > v:
+            v, s = stack[-2][0] - stack[-1][0] + v, stack[-2][1]
+            del stack[-2:]
+        stack.append((v, s))
+    return stack
+
+
+def test_the_compaction_of_plateaus_against_one_by_hand():
+    """The compiled compaction against the one above, on rows of few values (many plateaus;
+    some longer than the 64 coins it looks at at once), cut anywhere; and pushing its
+    entries gives the reduced row the coins give."""
+    rng = random.Random(2048)
+    compact = _core._row_stack.compact_plateaus
+    for trial in range(scaled(600, 60)):
+        n = rng.choice([2, 3, 65, 130, 300, 1000])
+        values = rng.randint(1, 6)
+        run = rng.choice([1, 2, 3, 40, 200])
+        row: list[int] = []
+        while len(row) < n:
+            row += [rng.randint(-values, values) * rng.choice([1, 10**17])] * rng.randint(1, run)
+        row = row[:n]
+        p = rng.randint(1, n - 1)
+        e = rng.randint(p + 1, n)
+        got = compact(np.array(row, dtype=np.int64).tobytes(), p, e)
+        assert got == compacted_by_hand(row, p, e), (trial, row, p, e)
+        assert reduced(*got) == reduced(row[p:e], list(range(p, e))), (trial, row, p, e)
+    with pytest.raises(ValueError, match="need 0 < p < e <= 4"):
+        compact(np.zeros(4, dtype=np.int64).tobytes(), 0, 2)
+    with pytest.raises(ValueError, match="need 0 < p < e <= 4"):
+        compact(np.zeros(4, dtype=np.int64).tobytes(), 2, 5)
+
+
+STAIRCASES = [
+    families.FAMILIES["staircase down"],
+    families.Shape(base="ramp down", period=16, amplitude=1000, noise=0, levels=10, run=2.0),
+    families.Shape(base="ramp down", period=100, amplitude=10**6, noise=0, levels=50,
+                   run=1.5),
+]
+
+
+def with_long_plateaus(row: np.ndarray) -> np.ndarray:
+    """``row`` with plateaus longer than a chunk of the compaction (2,048 coins) laid over
+    it away from the samples, each followed by a lower coin or a higher one."""
+    row = row.copy()
+    n = len(row)
+    for k, length in enumerate((2047, 2048, 2049, 4097, 5000, 2 * 2048 + 1)):
+        at = (k + 1) * n // 8 - length - 600
+        row[at:at + length] = row[at] + (k % 2) * 3 - 1
+    return row
+
+
+def compacted_rows() -> list[tuple[str, np.ndarray]]:
+    """Rows the compaction is taken for: staircases down, with long plateaus, shifted to
+    negative coins and to coins near the int64 limits (whose Fusions overflow)."""
+    rows = []
+    for k, shape in enumerate(STAIRCASES):
+        for n in (1 << 17, (1 << 17) + 11 * k + 5, 300_001):
+            row = shape(n, np.random.default_rng(n + k))
+            rows.append((f"{shape.label()}, {n}", row))
+        row = shape(1 << 17, np.random.default_rng(k))
+        rows.append((f"{shape.label()}, long plateaus", with_long_plateaus(row)))
+        rows.append((f"{shape.label()}, negative", row - 7))
+        low = row * (2**62 // int(row.max())) - 2**62 - 2**61
+        rows.append((f"{shape.label()}, near the limits", low))
+    return rows
+
+
+def test_the_compaction_is_taken_where_it_pays():
+    """Staircases down of 2^17 coins or more, not shorter ones nor rows with few ties or
+    with many rises (square waves, zigzag plateaus, coins from 2 values)."""
+    pays = _core._row_stack.compaction_pays
+    for label, row in compacted_rows():
+        assert pays(row.tobytes()), label
+    assert not pays(STAIRCASES[0]((1 << 17) - 1, np.random.default_rng(1)).tobytes())
+    for kind in ("random", "2 values", "zigzag plateaus", "square wave", "descending",
+                 "plateaus", "all equal", "ties at the top", "few-level plateaus"):
+        row = families.make(kind, 1 << 18, np.random.default_rng(7))
+        assert not pays(row.tobytes()), kind
+
+
+def test_play_with_plateaus_compacted_against_the_exact_twin():
+    """The compiled kernel (one thread: the compaction; in parts of fewer coins than the
+    samples need: the Fusion loop alone) against the exact twin; an overflow of a Fusion
+    makes play() redo the row exactly."""
+    overflowed = 0
+    for label, row in compacted_rows():
+        status, want = _core.row_play_exact(row.tolist(), 1, 1)
+        if _core.row_play(row, 1, 1)[0] == _core.Status.OVERFLOW:
+            assert status == _core.Status.OK, label
+            assert play(row, threads=1) == want, label
+            overflowed += 1
+            continue
+        assert status == _core.Status.OK, label
+        assert _core.row_play(row, 1, 1) == (_core.Status.OK, want), label
+        assert _core.row_play(row, 16, 1) == (_core.Status.OK, want), label
+        assert play(row, threads=2) == play(row, threads=1), label
+    assert overflowed == len(STAIRCASES)

@@ -4,6 +4,8 @@
 
 from coinsrow._core._types cimport *
 
+from array import array
+
 
 cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_t alt,
                   bint alt_known) noexcept nogil:
@@ -518,24 +520,29 @@ cdef extern from *:
     struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack;
     struct __pyx_t_8coinsrow_5_core_6_types_Wanted;
     struct __pyx_t_8coinsrow_5_core_6_types_NotWanted;
-    /* One declaration of a variant of _push_ints: its name, its three tag types (segments,
-       runs, ties) and its attributes. */
-    #define COINSROW_PUSH_INTS(name, segments_t, runs_t, ties_t, attributes)                \
-        static int64_t name(int64_t const *, int64_t, int64_t, int64_t *, int64_t *,       \
-            struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,             \
-            struct segments_t *, struct runs_t *, struct ties_t *) attributes;
+    /* One declaration of a variant of _push_ints: its name, its four tag types (segments,
+       runs, ties, starts) and its attributes. */
+    #define COINSROW_PUSH_INTS(name, segments_t, runs_t, ties_t, starts_t, attributes)      \
+        static int64_t name(int64_t const *, int64_t const *, int64_t, int64_t, int64_t *, \
+            int64_t *, struct __pyx_t_8coinsrow_5_core_10_row_stack_RowStack *, int64_t,  \
+            struct segments_t *, struct runs_t *, struct ties_t *,                        \
+            struct starts_t *) attributes;
     #define COINSROW_WANTED __pyx_t_8coinsrow_5_core_6_types_Wanted
     #define COINSROW_NOT_WANTED __pyx_t_8coinsrow_5_core_6_types_NotWanted
-    COINSROW_PUSH_INTS(__pyx_fuse_1_1_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+    COINSROW_PUSH_INTS(__pyx_fuse_1_1_0_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
                        COINSROW_NOT_WANTED, COINSROW_NOT_WANTED, COINSROW_WANTED,
+                       COINSROW_NOT_WANTED,
                        __attribute__((aligned(64),
                                       optimize("reorder-blocks-algorithm=simple"))))
-    COINSROW_PUSH_INTS(__pyx_fuse_1_0_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+    COINSROW_PUSH_INTS(__pyx_fuse_1_0_0_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
                        COINSROW_NOT_WANTED, COINSROW_WANTED, COINSROW_WANTED,
-                       __attribute__((aligned(64))))
-    COINSROW_PUSH_INTS(__pyx_fuse_0_1_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+                       COINSROW_NOT_WANTED, __attribute__((aligned(64))))
+    COINSROW_PUSH_INTS(__pyx_fuse_0_1_1_1__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
                        COINSROW_WANTED, COINSROW_NOT_WANTED, COINSROW_NOT_WANTED,
-                       __attribute__((aligned(64))))
+                       COINSROW_NOT_WANTED, __attribute__((aligned(64))))
+    COINSROW_PUSH_INTS(__pyx_fuse_0_1_1_0__pyx_f_8coinsrow_5_core_10_row_stack__push_ints,
+                       COINSROW_WANTED, COINSROW_NOT_WANTED, COINSROW_NOT_WANTED,
+                       COINSROW_WANTED, __attribute__((aligned(64))))
     #endif
     """
 
@@ -554,10 +561,10 @@ cdef extern from *:
 # holds took up to 1.48x their time (2 values; 1.19x staircase down); at each Fusion, none
 # is slower. Not in play's variants: there, Project Euler 477 at 10^6 coins took 1.06x to
 # 1.14x the time with it. docs/rows.md, "Reading the coins ahead".
-cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *values,
-                       int64_t *segments, RowStack *st, int64_t block,
-                       segments_t *segments_mode, runs_t *runs_mode,
-                       ties_t *ties_mode) noexcept nogil:
+cdef int64_t _push_ints(const int64_t *coins, const int64_t *starts, int64_t p, int64_t stop,
+                       int64_t *values, int64_t *segments, RowStack *st, int64_t block,
+                       segments_t *segments_mode, runs_t *runs_mode, ties_t *ties_mode,
+                       starts_t *starts_mode) noexcept nogil:
     """_push_coins for int64 rows, in the shape of the plain C loop: one coin a step, kept
     in a register; while the two top entries x, M and the coin v pass the Fusion test
     (_fuses), they become one, x - M + v; then the coin is written once. One compare and
@@ -577,7 +584,9 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     without touching the stack (rows that alternate high and low coins: 0.7x the C loop).
 
     ``segments_t`` Wanted: each entry's first coin goes to ``segments``. ``runs_t`` Wanted:
-    ``st`` may have runs."""
+    ``st`` may have runs. ``starts_t`` Wanted (play, with segments and without runs):
+    ``coins`` are the entries of a compacted row (_push_compacted), coins[i]'s first coin
+    is starts[i] (else ``starts`` is not read: each coin is its own first coin)."""
     cdef int64_t *sp = values + st.written         # one past the top written entry
     cdef int64_t *guard = values + _guard(st)      # the fast path needs sp >= guard
     cdef int64_t *deep = values + 2 - (st.top - st.written)  # two entries under the coin
@@ -603,7 +612,7 @@ cdef int64_t _push_ints(const int64_t *coins, int64_t p, int64_t stop, int64_t *
     while cp < limit:
         v = cp[0]
         if segments_t is Wanted:
-            seg = cp - coins
+            seg = starts[cp - coins] if starts_t is Wanted else cp - coins
         if _fuses(second, first, v, ties_mode):
             if segments_t is NotWanted:
                 coinsrow_prefetch(cp + _COINS_AHEAD)  # no fault past the row's end
@@ -785,10 +794,10 @@ cdef inline int64_t _push_value_ints(const int64_t *coins, int64_t p, int64_t st
                                      ties_t *ties_mode) noexcept nogil:
     """_push_ints for value, in the variant for ``st``: with runs or without them."""
     if st.n_runs > 0:
-        return _push_ints(coins, p, stop, values, NULL, st, block, <NotWanted *> NULL,
-                          <Wanted *> NULL, ties_mode)
-    return _push_ints(coins, p, stop, values, NULL, st, block, <NotWanted *> NULL,
-                      <NotWanted *> NULL, ties_mode)
+        return _push_ints(coins, NULL, p, stop, values, NULL, st, block, <NotWanted *> NULL,
+                          <Wanted *> NULL, ties_mode, <NotWanted *> NULL)
+    return _push_ints(coins, NULL, p, stop, values, NULL, st, block, <NotWanted *> NULL,
+                      <NotWanted *> NULL, ties_mode, <NotWanted *> NULL)
 
 
 cdef inline int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop,
@@ -798,21 +807,205 @@ cdef inline int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop,
     by _push_ints (the strict test), float rows by _push_coins."""
     if coin_t is int64_t:
         if st.n_runs > 0:
-            return _push_ints(coins, p, stop, values, segments, st, block, <Wanted *> NULL,
-                              <Wanted *> NULL, <NotWanted *> NULL)
-        return _push_ints(coins, p, stop, values, segments, st, block, <Wanted *> NULL,
-                          <NotWanted *> NULL, <NotWanted *> NULL)
+            return _push_ints(coins, NULL, p, stop, values, segments, st, block,
+                              <Wanted *> NULL, <Wanted *> NULL, <NotWanted *> NULL,
+                              <NotWanted *> NULL)
+        return _push_ints(coins, NULL, p, stop, values, segments, st, block, <Wanted *> NULL,
+                          <NotWanted *> NULL, <NotWanted *> NULL, <NotWanted *> NULL)
     else:
         return _push_floats(coins, p, stop, values, segments, st, block, <Wanted *> NULL)
 
 
+# Play on rows where many coins repeat the one before (staircase down: one coin in three)
+# first compacts each chunk of coins (_compact_plateaus): a plateau of equal coins b, b, ...
+# followed by a lower coin c fuses pair by pair from its end, (b, b, c) -> c, which the strict
+# test of _push_ints does too, but there the number of Fusions a coin follows the plateaus'
+# random lengths and its branches are mispredicted 0.58 times a coin (docs/rows.md, "Against
+# the plain C loop"). Fusion is confluent, so these Fusions may come first: the compaction
+# does them by the parity of each plateau's length, branching only on whether the coin after
+# a plateau is lower, and the Fusion loop then reads the entries left (a third of the
+# staircase's coins) with their first coins (``starts_t`` Wanted). Staircase down, 10^6
+# coins, a C copy of the loop: 3.6 ms, compacted 2.1 (the compaction 1.2 of it). The cost on
+# rows with few ties is the compaction's, for nothing: _compaction_pays decides.
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #endif
+    /* Bit i set where w[i] != w[i - 1], for i < 64 (w[-1] readable). SSE2: two coins a
+       compare, the 64-bit lanes equal where both their 32-bit halves are (the bits in one
+       scalar loop took 0.35 ns a coin more of the compaction's 1.5 on the staircase). */
+    static inline uint64_t coinsrow_unequal_mask(const int64_t *w) {
+        uint64_t equal = 0;
+        int i;
+    #if defined(__SSE2__) || defined(_M_X64)
+        for (i = 0; i < 64; i += 2) {
+            __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(w + i)),
+                                        _mm_loadu_si128((const __m128i *)(w + i - 1)));
+            e = _mm_and_si128(e, _mm_shuffle_epi32(e, 0xB1));
+            equal |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(e)) << i;
+        }
+    #else
+        for (i = 0; i < 64; i++)
+            equal |= (uint64_t)(w[i] == w[i - 1]) << i;
+    #endif
+        return ~equal;
+    }
+    """
+    uint64_t coinsrow_unequal_mask(const int64_t *w) noexcept nogil
+
+
+cdef inline int64_t _write_plateau(int64_t b, int64_t s, int64_t k, int64_t first_start,
+                                   int64_t *out, int64_t *starts) noexcept nogil:
+    """Write a plateau of k coins b from coin s on as entries: the first with its segment
+    from ``first_start`` on, the others each a coin. Returns k."""
+    cdef int64_t t
+    out[0] = b
+    starts[0] = first_start
+    for t in range(1, k):
+        out[t] = b
+    _write_coin_segments(starts + 1, s + 1, k - 1)
+    return k
+
+
+cdef inline int64_t _end_plateau(int64_t x, int64_t j, int64_t b, int64_t s,
+                                 int64_t *carry, int64_t *out, int64_t *starts) noexcept nogil:
+    """The plateau of coins s .. j - 1, all b (its first entry's segment from ``carry`` on),
+    is followed by coin j, x != b: write what is left of it at ``out`` and return how many
+    entries; ``carry`` becomes the first coin of coin j's entry. A lower coin eats the
+    plateau's equal entries in pairs from its end: all of them (it then starts where the
+    plateau did), or all but the first (it starts at s + 1), by the parity of the length,
+    without a branch on it."""
+    cdef int64_t k = j - s, odd
+    if x < b:
+        out[0] = b
+        starts[0] = carry[0]
+        odd = k & 1
+        carry[0] ^= (carry[0] ^ (s + 1)) & -odd
+        return odd
+    _write_plateau(b, s, k, carry[0], out, starts)
+    carry[0] = j
+    return k
+
+
+cdef int64_t _compact_plateaus(const int64_t *coins, int64_t p, int64_t e, int64_t *out,
+                               int64_t *starts) noexcept nogil:
+    """The coins coins[p:e] after the Fusions (b, b, c) -> c of every plateau of equal coins
+    b followed by a lower coin c inside them, into ``out`` (at most e - p entries), the first
+    coin of each entry into ``starts``; returns how many. Fusion in any order gives the
+    same reduced row, so pushing these entries gives the stack the coins give. coins[p - 1]
+    is readable (p > 0). The plateaus are found 64 coins at a time (coinsrow_unequal_mask),
+    one step a plateau. O(e - p)."""
+    cdef int64_t o = 0, s = p, b = coins[p], carry = p, base = p, j, x
+    cdef uint64_t unequal
+    while base + 64 <= e:
+        unequal = coinsrow_unequal_mask(coins + base)
+        if base == p:
+            unequal &= ~(<uint64_t> 1)  # coin p starts the first plateau
+        while unequal:
+            j = base + coinsrow_ctz64(unequal)
+            unequal &= unequal - 1
+            x = coins[j]
+            o += _end_plateau(x, j, b, s, &carry, out + o, starts + o)
+            s = j
+            b = x
+        base += 64
+    for j in range(base if base > p else p + 1, e):
+        x = coins[j]
+        if x != b:
+            o += _end_plateau(x, j, b, s, &carry, out + o, starts + o)
+            s = j
+            b = x
+    # The last plateau, whose end is not known here.
+    return o + _write_plateau(b, s, e - s, carry, out + o, starts + o)
+
+
+cdef bint _compaction_pays(const int64_t *c, int64_t n) noexcept nogil:
+    """Whether play compacts the plateaus of the row c[0:n] first (_push_compacted): on rows
+    of _TIE_SAMPLE_FROM coins or more, as _TIE_SAMPLES stretches of _TIE_STRETCH coins spread
+    over the row say. Each way's cost on them, in the unit of a Fusion (about 1 ns): the
+    Fusions of the strict test plus 5 for each outcome of it a simple predictor gets wrong
+    (_sample_fusions), on the coins or on the compacted entries; the compaction 1.2 a coin
+    and 5 a rise (its one unpredictable branch), the Fusion loop 0.8 an entry it reads.
+    Measured in a C copy of both, 10^6 coins: staircase down 0.58x the time (this estimate:
+    0.66x), zigzag plateaus 1.23x (1.28x), 2 values 1.25x (1.28x), square wave 1.7x (1.36x);
+    rows without ties 1.2x to 5x. O(1): a few microseconds."""
+    cdef int64_t stack[_TIE_STRETCH]
+    cdef int64_t out[_TIE_STRETCH]
+    cdef int64_t starts[_TIE_STRETCH]
+    cdef int64_t raw = 0, compacted = 0, raw_misses = 0, compacted_misses = 0, misses
+    cdef int64_t kept = 0, rises = 0, at, m, k, i
+    cdef int64_t sampled = _TIE_SAMPLES * _TIE_STRETCH
+    if n < _TIE_SAMPLE_FROM:
+        return False
+    for k in range(_TIE_SAMPLES):
+        at = (2 * k + 1) * (n // (2 * _TIE_SAMPLES))
+        raw += _sample_fusions(c + at, _TIE_STRETCH, stack, &misses, <NotWanted *> NULL)
+        raw_misses += misses
+        m = _compact_plateaus(c, at, at + _TIE_STRETCH, out, starts)
+        kept += m
+        compacted += _sample_fusions(out, m, stack, &misses, <NotWanted *> NULL)
+        compacted_misses += misses
+        for i in range(at + 1, at + _TIE_STRETCH):
+            rises += c[i] > c[i - 1]
+    # Both sides times 5: 1.2 and 0.8 a coin are 6 and 4.
+    return (5 * (compacted + 5 * compacted_misses + 5 * rises) + 4 * kept + 6 * sampled
+            < 5 * (raw + 5 * raw_misses) + 4 * sampled)
+
+
+def compaction_pays(bytes coins):
+    """Whether play compacts the plateaus of a row of these int64 coins (their bytes, native
+    order) first (_compaction_pays): for the tests, which check both ways on the rows each
+    is taken for. O(1)."""
+    return _compaction_pays(<const int64_t *> <const char *> coins, len(coins) // 8)
+
+
+def compact_plateaus(bytes coins, Py_ssize_t p, Py_ssize_t e):
+    """The entries _compact_plateaus makes of coins[p:e] (int64 coins, their bytes in native
+    order; 0 < p < e <= n) and the first coin of each: two lists, for the tests. O(e - p)."""
+    cdef Py_ssize_t n = len(coins) // 8
+    if not 0 < p < e <= n:
+        raise ValueError(f"need 0 < p < e <= {n}, got p={p}, e={e}")
+    out = array("q", bytes(8 * (e - p)))
+    starts = array("q", bytes(8 * (e - p)))
+    cdef int64_t[::1] out_view = out
+    cdef int64_t[::1] starts_view = starts
+    cdef int64_t m = _compact_plateaus(<const int64_t *> <const char *> coins, p, e,
+                                       &out_view[0], &starts_view[0])
+    return out.tolist()[:m], starts.tolist()[:m]
+
+
+cdef int64_t _push_compacted(const int64_t *coins, int64_t p, int64_t stop, int64_t *values,
+                             int64_t *segments, RowStack *st) noexcept nogil:
+    """_push_play for int64 rows that _compaction_pays picks, ``st`` without runs: the
+    coins coins[p:stop] compacted (_compact_plateaus) _PLATEAU_CHUNK at a time, each
+    chunk's entries then pushed by the strict Fusion loop. A plateau cut by a chunk's end is
+    left whole: the Fusion loop eats what is left of it. Returns ``stop`` (``st.no_memory``
+    if the chunk's room could not be allocated). O(stop - p)."""
+    cdef int64_t *out = <int64_t *> malloc(2 * _PLATEAU_CHUNK * sizeof(int64_t))
+    cdef int64_t *starts = out + _PLATEAU_CHUNK
+    cdef int64_t e, m
+    if out == NULL:
+        st.no_memory = True
+        return stop
+    while p < stop:
+        e = p + _PLATEAU_CHUNK if stop - p > _PLATEAU_CHUNK else stop
+        m = _compact_plateaus(coins, p, e, out, starts)
+        _push_ints(out, starts, 0, m, values, segments, st, m, <Wanted *> NULL,
+                   <NotWanted *> NULL, <NotWanted *> NULL, <Wanted *> NULL)
+        p = e
+    free(out)
+    return stop
+
+
 cdef int _push_unfused(const coin_t *coins, int64_t p, int64_t q, coin_t *values,
-                       int64_t *segments, RowStack *st, int64_t alt,
-                       bint alt_known) noexcept nogil:
+                       int64_t *segments, RowStack *st, int64_t alt, bint alt_known,
+                       bint written) noexcept nogil:
     """Push coins[p:q], which do not fuse: a run if there are many, else written (a short
-    run would only slow the Fusion loop down). ``alt``: their alternating sum, if
-    ``alt_known`` (see Run). OK or NO_MEMORY."""
-    if q - p >= _SHORT_RUN:
+    run would only slow the Fusion loop down); always written if ``written`` (the stack of
+    _push_compacted has no runs). ``alt``: their alternating sum, if ``alt_known`` (see
+    Run). OK or NO_MEMORY."""
+    if q - p >= _SHORT_RUN and not written:
         if _add_run(st, st.written, q - p, p, alt, alt_known) != OK:
             return NO_MEMORY
     else:
@@ -868,7 +1061,7 @@ cdef int64_t _scan_run(const coin_t *coins, int64_t p, int64_t stop, coin_t *val
             # stack is then the coins to q - 2, and coin q on them, which the scan goes
             # on from (it stops at once if coin q fuses again).
             end = q - 2
-        _push_unfused(coins, p, end, values, segments, st, alt, alt_known)
+        _push_unfused(coins, p, end, values, segments, st, alt, alt_known, False)
         if end == q:
             return q
         prev = coins[q - 3]
@@ -887,7 +1080,7 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     _STOPPED if it must stop, NO_MEMORY, or OK.
     """
     cdef int64_t p, q, step_end, block, alt = 0, short_scans = 0
-    cdef bint alt_known = False, ties_fuse = True
+    cdef bint alt_known = False, ties_fuse = True, compacted = False
     st.start = lo
     st.top = 0
     st.written = 0
@@ -926,8 +1119,11 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
     if coin_t is int64_t:
         # The prefix's sums are by parity from lo, its first coin.
         alt_known = not (sums.overflow | sub_checked(sums.even, sums.odd, &alt))
+        if segments != NULL:
+            compacted = _compaction_pays(coins + lo, hi - lo)
     if p < hi:
-        if _push_unfused(coins, lo, p, values, segments, st, alt, alt_known) != OK:
+        if _push_unfused(coins, lo, p, values, segments, st, alt, alt_known,
+                         compacted) != OK:
             return NO_MEMORY
     else:
         # Nothing fuses: the stack is the coins, one run (whatever its length).
@@ -946,7 +1142,9 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
             if step_end > lo and _must_stop(stop_flag):
                 return _STOPPED
             step_end = p + _ROW_STEP if hi - p > _ROW_STEP else hi
-        if segments != NULL:
+        if coin_t is int64_t and compacted:
+            p = _push_compacted(coins, p, step_end, values, segments, st)
+        elif segments != NULL:
             p = _push_play(coins, p, step_end, values, segments, st, block)
         else:
             p = _push_value(coins, p, step_end, values, st, sums if want_total else NULL,

@@ -124,7 +124,8 @@ cdef inline bint _is_finite(coin_t x) noexcept nogil:
 
 # Variants of one loop (the Fusion loops of _rows and _row_stack), chosen at compile time
 # (one specialisation each): a NULL pointer of type Wanted or NotWanted says whether the
-# loop keeps the segments, the runs, whether the scratch is padded, whether a tie fuses.
+# loop keeps the segments, the runs, whether the scratch is padded, whether a tie fuses,
+# whether its coins come with the first coin of each (a row whose plateaus were compacted).
 cdef struct Wanted:
     char unused
 
@@ -144,6 +145,10 @@ ctypedef fused padded_t:
     NotWanted
 
 ctypedef fused ties_t:
+    Wanted
+    NotWanted
+
+ctypedef fused starts_t:
     Wanted
     NotWanted
 
