@@ -58,7 +58,7 @@ cdef enum:
     _TIE_SAMPLE_UNTIL = 1 << 21
     _TIE_SAMPLES = 4
     _TIE_STRETCH = 128
-    # The coins play compacts at a time where their plateaus are worth it (_push_compacted):
+    # The coins play compacts at a time where their plateaus are worth it (_reduce_compacted):
     # 2 x 16 KiB of entries, in the cache (chunks of 512 to 16,384 coins: the same time).
     _PLATEAU_CHUNK = 2048
     # The coins of int64 profits' Fusion loop summed at a time (128 KiB: in the cache).
