@@ -351,3 +351,26 @@ def test_play_with_plateaus_compacted_against_the_exact_twin():
         assert _core.row_play(row, 16, 1) == (_core.Status.OK, want), label
         assert play(row, threads=2) == play(row, threads=1), label
     assert overflowed == len(STAIRCASES)
+
+
+def test_random_staircases_compacted_or_not_against_the_loop_alone():
+    """Random shapes falling in plateaus: where the samples pick the compaction, the play
+    equals the one of the Fusion loop alone (in parts too short for the samples) and, for
+    a few, the exact twin's."""
+    rng = random.Random(2049)
+    compacted = 0
+    for trial in range(scaled(60, 3)):
+        shape = families.Shape(
+            base="ramp down", period=rng.choice([3, 5, 16, 100]),
+            amplitude=rng.choice([10, 1000, 10**8]), noise=rng.choice([0, 1, 100]),
+            levels=rng.choice([0, 3, 10, 50]), top=rng.choice([0.0, 0.5]),
+            run=rng.choice([1.5, 2.0, 3.0, 8.0]))
+        row = shape((1 << 17) + rng.randint(0, 5000), np.random.default_rng(trial))
+        if not _core._row_stack.compaction_pays(row.tobytes()):
+            continue
+        compacted += 1
+        want = _core.row_play(row, 16, 1)
+        assert _core.row_play(row, 1, 1) == want, shape
+        if compacted <= 3:
+            assert _core.row_play_exact(row.tolist(), 1, 1) == want, shape
+    assert compacted >= scaled(8, 4)
