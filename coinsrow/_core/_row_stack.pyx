@@ -368,6 +368,15 @@ cdef int64_t _sample_fusions(const int64_t *c, int64_t n, int64_t *stack,
     return fusions
 
 
+cdef bint _all_equal(const int64_t *c, int64_t n) noexcept nogil:
+    """Whether the coins c[0:n] are all equal. O(n)."""
+    cdef int64_t i
+    for i in range(1, n):
+        if c[i] != c[0]:
+            return False
+    return True
+
+
 cdef bint _ties_fuse(const int64_t *c, int64_t n) noexcept nogil:
     """Whether value() lets ties fuse on the row c[0:n]: on rows of _TIE_SAMPLE_FROM to
     _TIE_SAMPLE_UNTIL coins, as samples of the row say (_TIE_SAMPLES stretches of
@@ -393,6 +402,8 @@ cdef bint _ties_fuse(const int64_t *c, int64_t n) noexcept nogil:
     for k in range(_TIE_SAMPLES):
         # The k-th stretch starts at (2k + 1) / (2 _TIE_SAMPLES) of the row.
         sample = c + (2 * k + 1) * (n // (2 * _TIE_SAMPLES))
+        if _all_equal(sample, _TIE_STRETCH):
+            continue
         strict += _sample_fusions(sample, _TIE_STRETCH, stack, &misses, <NotWanted *> NULL)
         strict_misses += misses
         ties += _sample_fusions(sample, _TIE_STRETCH, stack, &misses, <Wanted *> NULL)
