@@ -308,11 +308,19 @@ def _call_repeatedly(times, function, *args, **kwargs):
 @machine_only
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer (POSIX)")
 @pytest.mark.parametrize("threads", [1, 2])
-def test_a_signal_stops_a_long_machine_row(threads):
+@pytest.mark.parametrize("shape", ["sawtooth", "staircase"])
+def test_a_signal_stops_a_long_machine_row(threads, shape):
     """A signal handler runs between steps of the loop and its exception stops the kernel
-    (on threads: the call, whose workers then stop at their next step)."""
+    (on threads: the call, whose workers then stop at their next step); on a staircase down,
+    between the chunks of plays that compact its plateaus first."""
     n = 10_000_000
-    row = np.arange(n, dtype=np.int64) % 1000  # a sawtooth: Fusions and runs
+    if shape == "sawtooth":
+        row = np.arange(n, dtype=np.int64) % 1000  # Fusions and runs
+    else:
+        # Ten levels down, again and again, each coin repeated 1.5 times on average.
+        lengths = np.random.default_rng(0).geometric(2 / 3, n)
+        row = np.repeat(9 - np.arange(n, dtype=np.int64) % 10, lengths)[:n]
+        assert _core._row_stack.compaction_pays(row.tobytes())
     value(row[:100], threads=threads)
     # The handler may also run between two calls (in Python code): a kernel that never
     # looked at signals would be stopped only there, so one stop inside it in a few tries
