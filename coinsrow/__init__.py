@@ -43,15 +43,15 @@ _HOMES = {
     "PizzaResult": "_results",
     "Playout": "_strategies",
     "Profits": "_results",
-    "best_move": "_game",
+    "best_move": "_row_calls",
     "cooperative_max": "_cooperative",
     "pizza": "_pizza",
-    "play": "_game",
-    "profits": "_game",
+    "play": "_row_calls",
+    "profits": "_row_calls",
     "profits_many": "_batch",
     "silver_dollar": "silver_dollar",
     "simulate": "_strategies",
-    "value": "_game",
+    "value": "_row_calls",
     "values_many": "_batch",
 }
 
@@ -63,11 +63,12 @@ if TYPE_CHECKING:
     from ._batch import profits_many, values_many
     from ._cooperative import cooperative_max
     from ._engine import Engine
-    from ._game import Game, best_move, play, profits, value
+    from ._game import Game
     from ._intervals import Intervals
     from ._moves import Move
     from ._pizza import pizza
     from ._results import PizzaResult, Profits
+    from ._row_calls import best_move, play, profits, value
     from ._strategies import Playout, simulate
 
 
