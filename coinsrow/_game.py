@@ -254,9 +254,6 @@ class Game:
             args += (forest.base, forest.parents, forest.removed())
         return args
 
-    def _kernel(self, name: str) -> str:
-        return ("forest_" if self._forest is not None else "game_") + name
-
     def value(self) -> Number:
         """Own total minus the opponent's, for the player to move, both playing optimally.
 
@@ -280,7 +277,8 @@ class Game:
             if SHORT_PATH and coins.kind == INT64 and self._forest is None:
                 answer = short_rows.game_value(coins.data, *self._bounds.arrays(), coins.n_rows)
             if answer is None:
-                answer = run(coins, self._kernel("value"), *self._arguments())
+                kernel = "forest_value" if self._forest is not None else "game_value"
+                answer = run(coins, kernel, *self._arguments())
             cache["value"] = answer
         cached: Number = cache["value"]
         return cached
@@ -303,8 +301,9 @@ class Game:
         Profits(first=8, second=5)
         """
         if "profits" not in self._cache:
-            self._cache["profits"] = Profits(*run(self._coins, self._kernel("profits"),
-                                                  *self._arguments(), answer=Answer.PROFITS))
+            kernel = "forest_profits" if self._forest is not None else "game_profits"
+            self._cache["profits"] = Profits(*run(self._coins, kernel, *self._arguments(),
+                                                  answer=Answer.PROFITS))
         cached: Profits = self._cache["profits"]
         return cached
 
@@ -325,7 +324,8 @@ class Game:
             components = array("q", bytes(8 * n))
             flat = array("q", bytes(8 * n))
             ends = array("B", bytes(n))
-            run(self._coins, self._kernel("play"), *self._arguments(), components, flat, ends,
+            kernel = "forest_play" if self._forest is not None else "game_play"
+            run(self._coins, kernel, *self._arguments(), components, flat, ends,
                 answer=Answer.PLAY)
             self._line = _Line(components, flat, ends)
             self._turn = 0
