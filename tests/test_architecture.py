@@ -480,3 +480,43 @@ def test_every_file_of_the_layout_exists():
                            for suffix in (".pyx", ".pyx.tp", ".pxd")), name
             checked += 1
     assert checked >= 30
+
+
+# -- private attributes -------------------------------------------------------------------
+
+
+def _defined_names(tree: ast.Module) -> set[str]:
+    """The names a module defines: functions, classes, variables, attributes it sets, and
+    strings it writes (``__slots__``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+    return names
+
+
+def test_no_module_reads_another_modules_private_names():
+    """architecture.md: "No module reads another's private attributes". A private attribute
+    read (``x._name``) must be one the module itself defines; no private name is imported
+    from another module. (_core's compiled modules are the Python layer's own, read through
+    the manifest.)"""
+    reads = []
+    for path in _modules():
+        tree = _tree(path)
+        own = _defined_names(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and node.attr not in own
+                    and not (isinstance(node.value, ast.Name) and node.value.id == "_core")):
+                reads.append(f"coinsrow/{path.name}:{node.lineno}: {ast.unparse(node)}")
+            elif isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                reads += [f"coinsrow/{path.name}:{node.lineno}: imports {alias.name} from "
+                          f"{node.module}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert not reads, "; ".join(reads)
