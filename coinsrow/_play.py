@@ -390,11 +390,14 @@ class _Match:
         given = [loss for player, _, loss in self.history if player == HUMAN]
         gave_away: Any = sum(given, self.zero) if not self.floats else \
             round_float(sum((Fraction(x) for x in given), Fraction(0)))
-        if len(self.engine):
+        if len(self.engine):  # quit, or the end of the input: nobody has won
             head = f"game stopped with {_coins(len(self.engine))} left"
+            verdict = ("unfinished: you are ahead" if margin > 0 else
+                       "unfinished: the engine is ahead" if margin < 0 else "unfinished: level")
         else:
             head = "game over"
-        verdict = ("you win" if margin > 0 else "the engine wins" if margin < 0 else "a draw")
+            verdict = ("you win" if margin > 0 else "the engine wins" if margin < 0 else
+                       "a draw")
         return [
             f"{head}: you {format_number(human)}, engine {format_number(engine)} ({verdict})",
             (f"your margin: {format_number(margin)}; optimal play by both from the start: "
