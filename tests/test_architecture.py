@@ -520,3 +520,15 @@ def test_no_module_reads_another_modules_private_names():
                           f"{node.module}" for alias in node.names
                           if alias.name.startswith("_") and not alias.name.startswith("__")]
     assert not reads, "; ".join(reads)
+
+
+# -- small files --------------------------------------------------------------------------
+
+MAX_LINES = 1000
+
+
+def test_no_python_module_of_the_package_is_over_1000_lines():
+    """CONTRIBUTING: small modules, one concept each."""
+    long = {str(path.relative_to(ROOT)): count for path in sorted(PACKAGE.rglob("*.py"))
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"over {MAX_LINES} lines: {long}"
