@@ -360,6 +360,30 @@ def test_a_row_of_the_table_is_true(row):
         assert re.search(rf"^cdef\b[^\n]*\b{function}\(", _core_source(module), re.M), loop
 
 
+# The pages' one exception to "X_exact beside X": the one-row kernels share their twins'
+# module with the game kernels.
+TWIN_MODULES = {"_one_row": "_rows_exact"}
+
+
+def test_every_twin_is_in_the_exact_module_beside_its_kernel():
+    """architecture.md and CONTRIBUTING: the twin of a kernel of ``X`` is in ``X_exact``
+    (the one exception, named on both pages, in TWIN_MODULES)."""
+    checked = 0
+    for name in _kernel_names():
+        kernel = getattr(_core, name)
+        twin_name = name + ("Exact" if isinstance(kernel, type) else "_exact")
+        if twin_name not in _core.__all__:
+            continue
+        module = kernel.__module__.rsplit(".", 1)[1]
+        twin_module = getattr(_core, twin_name).__module__.rsplit(".", 1)[1]
+        assert twin_module == TWIN_MODULES.get(module, module + "_exact"), name
+        checked += 1
+    assert checked >= 15
+    text = ARCHITECTURE.read_text(encoding="utf-8") + CONTRIBUTING.read_text(encoding="utf-8")
+    for module, twin_module in TWIN_MODULES.items():
+        assert re.search(rf"`{module}` have theirs\s+in `{twin_module}\.pyx`", text), module
+
+
 def test_the_fusion_loops_named_in_the_section_exist():
     section = _section(ARCHITECTURE.read_text(encoding="utf-8"),
                        "Which kernel answers which call")
