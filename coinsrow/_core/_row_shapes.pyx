@@ -5,9 +5,7 @@
 # Fusion loops themselves are in _row_stack.
 
 from coinsrow._core._types cimport NotWanted, Wanted, int64_t, memset, ties_t, uint8_t, uint64_t
-from coinsrow._core._row_stack cimport (_TIE_SAMPLE_FROM, _TIE_SAMPLE_UNTIL, _TIE_SAMPLES,
-                                        _TIE_STRETCH, _fuses, _write_coin_segments,
-                                        coinsrow_ctz64)
+from coinsrow._core._row_stack cimport _fuses, _write_coin_segments, coinsrow_ctz64
 
 from array import array
 
@@ -54,8 +52,8 @@ cdef bint _all_equal(const int64_t *c, int64_t n) noexcept nogil:
     return True
 
 
-cdef bint _ties_fuse(const int64_t *c, int64_t n) noexcept nogil:
-    """Whether value() lets ties fuse on the row c[0:n]: on rows of _TIE_SAMPLE_FROM to
+cdef bint _ties_fuse_sampled(const int64_t *c, int64_t n) noexcept nogil:
+    """Whether value() lets ties fuse on the row c[0:n], of _TIE_SAMPLE_FROM to
     _TIE_SAMPLE_UNTIL coins, as samples of the row say (_TIE_SAMPLES stretches of
     _TIE_STRETCH coins, spread over the row). Either test gives the same value.
 
@@ -74,8 +72,6 @@ cdef bint _ties_fuse(const int64_t *c, int64_t n) noexcept nogil:
     cdef int64_t stack[_TIE_STRETCH]
     cdef const int64_t *sample
     cdef int64_t strict = 0, ties = 0, strict_misses = 0, ties_misses = 0, misses, k
-    if n < _TIE_SAMPLE_FROM or n > _TIE_SAMPLE_UNTIL:
-        return True
     for k in range(_TIE_SAMPLES):
         # The k-th stretch starts at (2k + 1) / (2 _TIE_SAMPLES) of the row.
         sample = c + (2 * k + 1) * (n // (2 * _TIE_SAMPLES))
@@ -200,7 +196,7 @@ cdef int64_t _compact_plateaus(const int64_t *coins, int64_t p, int64_t e, int64
     return o + _write_plateau(b, s, e - s, carry, out + o, starts + o)
 
 
-cdef bint _compaction_pays(const int64_t *c, int64_t n) noexcept nogil:
+cdef bint _compaction_pays_sampled(const int64_t *c, int64_t n) noexcept nogil:
     """Whether play compacts the plateaus of the row c[0:n] first (_reduce_compacted): on rows
     of _TIE_SAMPLE_FROM coins or more, as _TIE_SAMPLES stretches of _TIE_STRETCH coins spread
     over the row say. Each way's cost on them, in the unit of a Fusion (about 1 ns): the
@@ -216,8 +212,6 @@ cdef bint _compaction_pays(const int64_t *c, int64_t n) noexcept nogil:
     cdef int64_t raw = 0, compacted = 0, raw_misses = 0, compacted_misses = 0, misses
     cdef int64_t kept = 0, rises = 0, at, m, k, i
     cdef int64_t sampled = _TIE_SAMPLES * _TIE_STRETCH
-    if n < _TIE_SAMPLE_FROM:
-        return False
     for k in range(_TIE_SAMPLES):
         at = (2 * k + 1) * (n // (2 * _TIE_SAMPLES))
         raw += _sample_fusions(c + at, _TIE_STRETCH, stack, &misses, <NotWanted *> NULL)

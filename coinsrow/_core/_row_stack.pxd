@@ -48,16 +48,6 @@ cdef enum:
     # Coins scanned without a Fusion that stay a run; fewer are written (a run near the top
     # sends the Fusion loop to its slow path).
     _SHORT_RUN = 32
-    # A row of value() or profits() of _TIE_SAMPLE_FROM to _TIE_SAMPLE_UNTIL coins first
-    # reduces _TIE_SAMPLES stretches of _TIE_STRETCH coins, spread over the row, with
-    # either Fusion test, to pick the faster (_ties_fuse). Longer rows let ties fuse: the
-    # stack the strict test leaves on a square wave (half the coins) no longer stays in the
-    # cache (value(), square wave of period 8, strict test against tie test: 0.65x at 10^6
-    # coins, 1.3x at 3 * 10^6, 1.4x at 10^7).
-    _TIE_SAMPLE_FROM = 1 << 17
-    _TIE_SAMPLE_UNTIL = 1 << 21
-    _TIE_SAMPLES = 4
-    _TIE_STRETCH = 128
     # The coins play compacts at a time where their plateaus are worth it (_reduce_compacted):
     # 2 x 16 KiB of entries, in the cache (chunks of 512 to 16,384 coins: the same time).
     _PLATEAU_CHUNK = 2048
