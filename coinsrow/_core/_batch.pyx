@@ -9,8 +9,8 @@
 
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits,
-    _one_row_greedy, _reduce)
+from coinsrow._core._row_helpers cimport (_first_not_finite, _one_row_float_profits,
+                                          _one_row_greedy, _reduce)
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from array import array as _batch_array  # a name no other included file uses

@@ -2,7 +2,7 @@
 
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport _first_not_finite
+from coinsrow._core._row_helpers cimport _first_not_finite
 from coinsrow._core._rows_exact cimport _overflowed, _zero_of
 from coinsrow._core._rows_exact import check_finite_exact
 

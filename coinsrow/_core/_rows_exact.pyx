@@ -8,7 +8,8 @@ import heapq
 import math
 from fractions import Fraction as _Fraction
 from itertools import repeat as _repeat
-from coinsrow._core._rows cimport _first_not_finite, _total_coins
+from coinsrow._core._row_helpers cimport _first_not_finite
+from coinsrow._core._rows cimport _total_coins
 from array import array as _row_array
 
 

@@ -33,7 +33,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from coinsrow._core._fsum cimport ExactSum, exact_sum_add, exact_sum_init, exact_sum_result
-from coinsrow._core._rows cimport _one_row_greedy
+from coinsrow._core._row_helpers cimport _one_row_greedy
 from coinsrow._core._types cimport MAX_THREADS, add_checked, coin_t, sub_checked
 
 
