@@ -2,6 +2,7 @@
 # a stack of written entries and runs of coins, and the inline readers of its entries.
 
 from coinsrow._core._types cimport *
+from coinsrow._core._signals cimport coinsrow_store_flag, _stop_requested
 
 
 # ---------------------------------------------------------------------------------------
@@ -72,23 +73,10 @@ cdef extern from *:
     #else
     static inline int coinsrow_ctz64(uint64_t x) { return __builtin_ctzll(x); }
     #endif
-    /* A flag written by one thread and polled by others. */
-    static inline int coinsrow_load_flag(const int *flag) {
-        return *(const volatile int *)flag;
-    }
-    static inline void coinsrow_store_flag(int *flag, int value) {
-        *(volatile int *)flag = value;
-    }
     """
     int coinsrow_ctz64(uint64_t x) noexcept nogil
-    int coinsrow_load_flag(const int *flag) noexcept nogil
-    void coinsrow_store_flag(int *flag, int value) noexcept nogil
 
 
-cdef extern from "Python.h":
-    # Declared without an exception value: the caller sees -1 and returns _STOPPED, and the
-    # kernel raises the exception the handler set (``_raise_pending``).
-    int _pending_signals "PyErr_CheckSignals" ()
 
 
 cdef struct Run:

@@ -818,10 +818,7 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
 cdef bint _must_stop(int *stop_flag) noexcept nogil:
     """True when a worker was told to stop (``stop_flag``), or, in the calling thread
     (``stop_flag`` NULL), when a signal handler raised (its exception is then set)."""
-    if stop_flag != NULL:
-        return coinsrow_load_flag(stop_flag) != 0
-    with gil:
-        return _pending_signals() != 0
+    return _stop_requested(stop_flag)
 
 
 cdef void _place_runs(RowStack *st) noexcept nogil:
