@@ -31,9 +31,9 @@ def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::
 
     ``problem`` (an ``OffsetsProblem``) is OFFSETS_OK, OFFSETS_EMPTY, OFFSETS_NEGATIVE
     (offsets[0] < 0), OFFSETS_DECREASING (offsets[index] > offsets[index + 1]) or
-    OFFSETS_PAST_END (offsets[index] > n_coins, index being the last entry). offsets[0] may be positive: the
-    coins before it belong to no game (a sliced Arrow array). When ``widened`` is not empty
-    (it must then be as long as ``offsets``), it receives the offsets as int64.
+    OFFSETS_PAST_END (offsets[index] > n_coins, index being the last entry). offsets[0] may be
+    positive: the coins before it belong to no game (a sliced Arrow array). When ``widened``
+    is not empty (it must then be as long as ``offsets``), it receives the offsets as int64.
     O(games), without the GIL.
     """
     cdef Py_ssize_t n = offsets.shape[0], i

@@ -13,7 +13,6 @@
 # DP cells computed between two looks at pending signals (Ctrl-C): a fraction of a
 # millisecond of work, so an interrupt is honoured at once and the GIL is rarely taken.
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._row_helpers cimport _first_not_finite
 
 cdef enum:

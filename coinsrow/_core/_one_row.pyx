@@ -6,7 +6,6 @@ from coinsrow._core._types cimport *
 
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
 from coinsrow._core._row_stack cimport *
 from coinsrow._core._row_greedy cimport *
 from coinsrow._core._row_helpers cimport _first_not_finite_at

@@ -10,7 +10,7 @@ cdef struct Component:
     int64_t first     # index in the scratch arrays of the first reduced entry
     int64_t left      # next entry available from the left (rows) or the top (stacks)
     int64_t right     # last entry still available (inclusive); left > right when exhausted
-    int64_t fused_end # one past the last entry after Fusion (before Fruitless)
+    int64_t fused_end  # one past the last entry after Fusion (before Fruitless)
     int64_t stop      # one past the component's last coin
     int64_t tail      # first coin of a stack's Fruitless tail (== stop when there is none)
     bint is_stack

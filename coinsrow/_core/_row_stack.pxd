@@ -77,8 +77,6 @@ cdef extern from *:
     int coinsrow_ctz64(uint64_t x) noexcept nogil
 
 
-
-
 cdef struct Run:
     int64_t at        # the written entries before it: values[:at]
     int64_t length    # its entries: the coins coin .. coin + length - 1
@@ -144,7 +142,7 @@ cdef inline int64_t _guard(RowStack *st) noexcept nogil:
 
 
 cdef inline void _write_coin_segments(int64_t *out, int64_t first_coin,
-                                     int64_t n) noexcept nogil:
+                                      int64_t n) noexcept nogil:
     """out[e] = first_coin + e for e < n: the segments of entries that are coins themselves
     (written out of a run, or a short unfused stretch). Its arguments are values, not the
     run's or the stack's fields: stores through ``out`` may alias those, which the compiler
@@ -294,7 +292,8 @@ cdef inline const coin_t *_piece_down(const coin_t *coins, const coin_t *values,
     return values
 
 
-cdef inline int64_t _alternating(const int64_t *a, int64_t lo, int64_t hi, bint *overflow) noexcept nogil:
+cdef inline int64_t _alternating(const int64_t *a, int64_t lo, int64_t hi,
+                                 bint *overflow) noexcept nogil:
     """The sum of (-1)^i a[i] over lo <= i < hi, checked."""
     cdef int64_t even = 0, odd = 0, i = lo, result
     cdef bint ovf = False

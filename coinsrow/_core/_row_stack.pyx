@@ -348,9 +348,9 @@ cdef extern from *:
 # is slower. Not in play's variants: there, Project Euler 477 at 10^6 coins took 1.06x to
 # 1.14x the time with it. docs/rows.md, "Reading the coins ahead".
 cdef int64_t _push_ints(const int64_t *coins, const int64_t *starts, int64_t p, int64_t stop,
-                       int64_t *values, int64_t *segments, RowStack *st, int64_t block,
-                       segments_t *segments_mode, runs_t *runs_mode, ties_t *ties_mode,
-                       starts_t *starts_mode) noexcept nogil:
+                        int64_t *values, int64_t *segments, RowStack *st, int64_t block,
+                        segments_t *segments_mode, runs_t *runs_mode, ties_t *ties_mode,
+                        starts_t *starts_mode) noexcept nogil:
     """_push_coins for int64 rows, in the shape of the plain C loop: one coin a step, kept
     in a register; while the two top entries x, M and the coin v pass the Fusion test
     (_fuses), they become one, x - M + v; then the coin is written once. One compare and

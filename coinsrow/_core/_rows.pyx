@@ -7,8 +7,6 @@
 # rows (take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
 
 from coinsrow._core._types cimport *
-from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
 from coinsrow._core._heap cimport _heap_sift_down
 from coinsrow._core._row_helpers cimport (Component, _head, _one_row_greedy, _padded,
                                           _reduce_all_into, _take_head)
@@ -386,8 +384,8 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
     ``first`` is what math.fsum of her coins gives); OVERFLOW when the value or a rounded
     total is beyond the float range. O(n) for one row, O(n log k) otherwise.
     """
-    cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, p
-    cdef Py_ssize_t c, k = starts.shape[0]
+    cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1
+    cdef Py_ssize_t k = starts.shape[0]
     cdef coin_t value = 0, total = 0, first = 0, second = 0
     cdef double *values = NULL
     cdef int64_t *segments = NULL

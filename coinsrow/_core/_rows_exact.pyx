@@ -3,12 +3,9 @@
 # as the loops of _rows do (same operations, same order), and report OVERFLOW where those would.
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
 import math
 from fractions import Fraction as _Fraction
-from itertools import repeat as _repeat
-from coinsrow._core._row_helpers cimport _first_not_finite
 from coinsrow._core._rows cimport _total_coins
 from coinsrow._core._signals cimport _gil_signals
 from array import array as _row_array

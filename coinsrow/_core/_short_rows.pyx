@@ -412,7 +412,7 @@ cdef bint _game_value(const int64_t *coins, Py_ssize_t n_coins, const int64_t *s
     cdef Py_ssize_t segments[SHORT_ROW]
     cdef Py_ssize_t left[SHORT_GAME_COMPONENTS]
     cdef Py_ssize_t right[SHORT_GAME_COMPONENTS]
-    cdef Py_ssize_t c, size, top, base = 0, n = 0, m, turn, best, e
+    cdef Py_ssize_t c, size, top, base = 0, n = 0, m, turn, best
     cdef int64_t fruitless = 0, total = 0, t, head, best_head = 0
     cdef bint overflow = False, n_odd
     if k > SHORT_GAME_COMPONENTS:

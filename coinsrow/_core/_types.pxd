@@ -15,8 +15,8 @@
 
 # The C names every module of the package uses, cimported here once: ``cimport *`` passes
 # them on.
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t,
+                          uint16_t, uint32_t, uint64_t)
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport fabs, isfinite, ldexp, INFINITY
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
