@@ -6,8 +6,13 @@ from coinsrow._core._types cimport *
 
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._row_stack cimport *
-from coinsrow._core._row_greedy cimport *
+from coinsrow._core._row_stack cimport (_OVERTAKE, _SAMPLE_COINS, _STOPPED, FloatSurvey,
+                                        RowStack, RowSums, _pad_below, _place_runs,
+                                        _reduce_part, _stitch, _unfused)
+from coinsrow._core._row_greedy cimport (_float_survey, _row_float_profits_pieces,
+                                         _row_play_pieces, _row_play_unfused, _row_value_float,
+                                         _row_value_int)
+from coinsrow._core._signals cimport coinsrow_store_flag
 from coinsrow._core._row_helpers cimport _first_not_finite_at
 
 from coinsrow._core._workers import run_on_threads
