@@ -1,6 +1,6 @@
-# coinsrow._core._rows: games of many rows and stacks. Fusion and Fruitless reductions of
-# each component, the Greedy merge of the components, the optimal play and the profits
-# (docs/algorithm.md). One row alone has kernels of its own (_one_row).
+# coinsrow._core._rows: games of many rows and stacks. Each component reduced by Fusion and
+# Fruitless (_row_helpers), then the Greedy merge of the components, the optimal play and the
+# profits (docs/algorithm.md). One row alone has kernels of its own (_one_row).
 #
 # A game is given as one flat buffer of coins and, for each component, the half-open range
 # ``[starts[c], stops[c])`` of its coins in that buffer. Components ``0 .. n_rows - 1`` are
