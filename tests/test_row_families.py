@@ -186,7 +186,7 @@ def fusion_test_cases() -> list[tuple[str, np.ndarray, bool]]:
 def test_the_fusion_test_of_long_rows_against_the_c_loop(plain):
     """The compiled kernel itself (in both modes), on one thread and in parts."""
     for label, row, ties in fusion_test_cases():
-        assert _core._row_stack.ties_fuse(row.tobytes()) is ties, label
+        assert _core._row_shapes.ties_fuse(row.tobytes()) is ties, label
         want = plain.value(row)
         assert _core.row_value(row, 1, 1) == (_core.Status.OK, want), label
         status, (first, second) = _core.row_profits(row, 1, 1)
@@ -203,7 +203,7 @@ def test_the_strict_fusion_test_whose_fusions_overflow():
     for shape in SQUARE_WAVES[:2]:
         row = shape(SHORTEST + 5, np.random.default_rng(1))
         row[:3] = (-high, high, -high)
-        assert not _core._row_stack.ties_fuse(row.tobytes())
+        assert not _core._row_shapes.ties_fuse(row.tobytes())
         assert _core.row_value(row, 1, 1)[0] == _core.Status.OVERFLOW
         want = _core.row_value_exact(row.tolist(), 1, 1)
         assert want[0] == _core.Status.OK
@@ -273,7 +273,7 @@ def test_the_compaction_of_plateaus_against_one_by_hand():
     some longer than the 64 coins it looks at at once), cut anywhere; and pushing its
     entries gives the reduced row the coins give."""
     rng = random.Random(2048)
-    compact = _core._row_stack.compact_plateaus
+    compact = _core._row_shapes.compact_plateaus
     for trial in range(scaled(600, 60)):
         n = rng.choice([2, 3, 65, 130, 300, 1000])
         values = rng.randint(1, 6)
@@ -331,7 +331,7 @@ def compacted_rows() -> list[tuple[str, np.ndarray]]:
 def test_the_compaction_is_taken_where_it_pays():
     """Staircases down of 2^17 coins or more, not shorter ones nor rows with few ties or
     with many rises (square waves, zigzag plateaus, coins from 2 values)."""
-    pays = _core._row_stack.compaction_pays
+    pays = _core._row_shapes.compaction_pays
     for label, row in compacted_rows():
         assert pays(row.tobytes()), label
     assert not pays(STAIRCASES[0]((1 << 17) - 1, np.random.default_rng(1)).tobytes())
@@ -373,7 +373,7 @@ def test_random_staircases_compacted_or_not_against_the_loop_alone():
             levels=rng.choice([0, 3, 10, 50]), top=rng.choice([0.0, 0.5]),
             run=rng.choice([1.5, 2.0, 3.0, 8.0]))
         row = shape((1 << 17) + rng.randint(0, 5000), np.random.default_rng(trial))
-        if not _core._row_stack.compaction_pays(row.tobytes()):
+        if not _core._row_shapes.compaction_pays(row.tobytes()):
             continue
         compacted += 1
         want = _core.row_play(row, 16, 1)

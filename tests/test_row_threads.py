@@ -320,7 +320,7 @@ def test_a_signal_stops_a_long_machine_row(threads, shape):
         # Ten levels down, again and again, each coin repeated 1.5 times on average.
         lengths = np.random.default_rng(0).geometric(2 / 3, n)
         row = np.repeat(9 - np.arange(n, dtype=np.int64) % 10, lengths)[:n]
-        assert _core._row_stack.compaction_pays(row.tobytes())
+        assert _core._row_shapes.compaction_pays(row.tobytes())
     value(row[:100], threads=threads)
     # The handler may also run between two calls (in Python code): a kernel that never
     # looked at signals would be stopped only there, so one stop inside it in a few tries

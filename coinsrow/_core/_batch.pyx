@@ -9,8 +9,8 @@
 
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits,
-    _one_row_greedy, _reduce)
+from coinsrow._core._row_helpers cimport (_first_not_finite, _one_row_float_profits,
+                                          _one_row_greedy, _reduce)
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from array import array as _batch_array  # a name no other included file uses
@@ -31,9 +31,9 @@ def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::
 
     ``problem`` (an ``OffsetsProblem``) is OFFSETS_OK, OFFSETS_EMPTY, OFFSETS_NEGATIVE
     (offsets[0] < 0), OFFSETS_DECREASING (offsets[index] > offsets[index + 1]) or
-    OFFSETS_PAST_END (offsets[index] > n_coins, index being the last entry). offsets[0] may be positive: the
-    coins before it belong to no game (a sliced Arrow array). When ``widened`` is not empty
-    (it must then be as long as ``offsets``), it receives the offsets as int64.
+    OFFSETS_PAST_END (offsets[index] > n_coins, index being the last entry). offsets[0] may be
+    positive: the coins before it belong to no game (a sliced Arrow array). When ``widened``
+    is not empty (it must then be as long as ``offsets``), it receives the offsets as int64.
     O(games), without the GIL.
     """
     cdef Py_ssize_t n = offsets.shape[0], i

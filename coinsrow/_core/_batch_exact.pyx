@@ -2,7 +2,6 @@
 # numbers.
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from array import array as _batch_array
 from coinsrow._core._rows_exact import game_profits_exact, game_value_exact
 

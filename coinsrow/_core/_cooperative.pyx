@@ -13,8 +13,7 @@
 # DP cells computed between two looks at pending signals (Ctrl-C): a fraction of a
 # millisecond of work, so an interrupt is honoured at once and the GIL is rarely taken.
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport _first_not_finite
+from coinsrow._core._row_helpers cimport _first_not_finite
 
 cdef enum:
     _COOPERATIVE_CELLS_PER_SIGNAL_CHECK = 1 << 16

@@ -1,8 +1,6 @@
 # coinsrow._core._cooperative_exact: the exact twin of _cooperative on Python numbers.
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport _first_not_finite
 from coinsrow._core._rows_exact cimport _overflowed, _zero_of
 from coinsrow._core._rows_exact import check_finite_exact
 

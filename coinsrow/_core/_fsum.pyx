@@ -20,10 +20,8 @@
 # gives +-inf (the callers then redo the game exactly, as for any float overflow).
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 
 from libc.math cimport ldexp
-from libc.string cimport memcpy, memset
 
 
 cdef void _exact_sum_carry(ExactSum *acc) noexcept nogil:

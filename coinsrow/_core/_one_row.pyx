@@ -6,9 +6,14 @@ from coinsrow._core._types cimport *
 
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
-from coinsrow._core._row_stack cimport *
-from coinsrow._core._row_greedy cimport *
+from coinsrow._core._row_stack cimport (_OVERTAKE, _SAMPLE_COINS, _STOPPED, FloatSurvey,
+                                        RowStack, RowSums, _pad_below, _place_runs,
+                                        _reduce_part, _stitch, _unfused)
+from coinsrow._core._row_greedy cimport (_float_survey, _row_float_profits_pieces,
+                                         _row_play_pieces, _row_play_unfused, _row_value_float,
+                                         _row_value_int)
+from coinsrow._core._signals cimport coinsrow_store_flag
+from coinsrow._core._row_helpers cimport _first_not_finite_at
 
 from coinsrow._core._workers import run_on_threads
 from array import array as _row_array
@@ -337,14 +342,6 @@ cdef class _RowWork:
     cdef bint unfused(self) noexcept nogil:
         """Nothing fused: the reduced row is the row itself."""
         return _unfused(&self.row, self.n)
-
-cdef int64_t _first_not_finite_at(const double *coins, int64_t start, int64_t stop) noexcept nogil:
-    cdef int64_t p
-    for p in range(start, stop):
-        if not isfinite(coins[p]):
-            return p
-    return -1
-
 
 cdef object _row_work(object coins, bint floats, Py_ssize_t parts, Py_ssize_t threads,
                       bint sample, bint want_segments, bint want_total):

@@ -10,7 +10,6 @@
 
 cimport cython
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_FORMAT, PyBUF_STRIDES
 from cpython.float cimport PyFloat_AS_DOUBLE
@@ -234,8 +233,8 @@ cdef bint _pack_span(PackSpan span, int64_t *out, int64_t n, Py_ssize_t componen
         return False
     try:
         code = _pack_code(&view)
-        ok = code != 0 and view.ndim == 1 and (view.shape[0] <= 1
-                                                or view.strides[0] == view.itemsize)
+        ok = (code != 0 and view.ndim == 1
+              and (view.shape[0] <= 1 or view.strides[0] == view.itemsize))
         previous = first
         for j in range(1, m):
             if not ok:
@@ -308,8 +307,8 @@ cdef bint _pack_is_numpy(object kind):
         dtype = numpy.dtype(char)
         code = (_PACK_SIGNED if char in "bhilq" else
                 _PACK_UNSIGNED if char in "BHILQ" else _PACK_FLOAT)
-        if dtype.itemsize not in (1, 2, 4, 8) or (code == _PACK_FLOAT
-                                                   and dtype.itemsize not in (4, 8)):
+        if (dtype.itemsize not in (1, 2, 4, 8)
+                or (code == _PACK_FLOAT and dtype.itemsize not in (4, 8))):
             continue
         dtypes.append(dtype)
         _pack_numpy_descr[i] = <void *> dtype
@@ -399,7 +398,7 @@ def pack_components(list items, tuple buffer_types):
     cdef int64_t total = 0, count, pos = 0, at = 0
     cdef bint floats = False, ok, any_bad = False
     cdef object item
-    cdef _pack_array_type coins_array, offsets_array, counts_array
+    cdef _pack_array_type coins_array, offsets_array, _counts_array
     cdef int64_t *out
     cdef int64_t *offsets
     marks = bytearray(n_items)
@@ -421,7 +420,7 @@ def pack_components(list items, tuple buffer_types):
         else:
             total += count
             components += each
-    counts_array = offsets_array
+    _counts_array = offsets_array  # the counts stay alive while they are read
     if spans:
         offsets_array = _pack_clone(_pack_array("q"), components + 1, False)
     coins_array = _pack_clone(_pack_array("q"), total, False)

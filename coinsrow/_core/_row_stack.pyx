@@ -3,8 +3,8 @@
 # and its readers are declared in _row_stack.pxd.
 
 from coinsrow._core._types cimport *
-
-from array import array
+from coinsrow._core._row_shapes cimport _compact_plateaus, _compaction_pays, _ties_fuse
+from coinsrow._core._row_float_fusion cimport _push_coins
 
 
 cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_t alt,
@@ -50,26 +50,6 @@ cdef int _add_run(RowStack *st, int64_t at, int64_t length, int64_t coin, int64_
     r.alt_known = alt_known
     st.n_runs += 1
     return OK
-
-
-cdef inline int64_t _guard(RowStack *st) noexcept nogil:
-    """The written entries the Fusion loop's fast path needs: four above the top run (none
-    without runs: values[-2] and values[-1] stand for missing entries)."""
-    if st.n_runs > 0:
-        return st.runs[st.n_runs - 1].at + 4
-    return -2
-
-
-cdef inline void _write_coin_segments(int64_t *out, int64_t first_coin,
-                                     int64_t n) noexcept nogil:
-    """out[e] = first_coin + e for e < n: the segments of entries that are coins themselves
-    (written out of a run, or a short unfused stretch). Its arguments are values, not the
-    run's or the stack's fields: stores through ``out`` may alias those, which the compiler
-    then reloaded at each entry instead of vectorising the loop (play() on plateaus, 10^6
-    coins: 1.83 -> 1.41 ms in _refill). O(n)."""
-    cdef int64_t e
-    for e in range(n):
-        out[e] = first_coin + e
 
 
 cdef int64_t _refill(const coin_t *coins, coin_t *values, int64_t *segments,
@@ -196,122 +176,6 @@ cdef int64_t _unfused_scan(const coin_t *c, int64_t p, int64_t stop, coin_t prev
     return p
 
 
-cdef inline const double *_zigzag(const double *z, const double *limit, double below,
-                                  double *top) noexcept nogil:
-    """A zigzag after a Fusion: the Fusion left ``top[0]`` to be pushed, on an entry
-    ``below``. If below > top (or top has fewer than two entries under it), then while the
-    next two coins a, b satisfy top <= a > b, a goes on without fusing and b fuses it
-    with top into top - a + b. That is smaller than top, so it fuses with nothing under it
-    either: each pair costs two compares and two additions, without touching the stack
-    (rows that alternate high and low coins are all such pairs). Takes pairs of coins
-    from z on, below ``limit``; returns the first coin not taken. O(1) a pair."""
-    cdef double v = top[0], a, b
-    if not (below > v):
-        return z
-    while z + 1 < limit:
-        a = z[0]
-        b = z[1]
-        if not ((v <= a) & (a > b)):
-            break
-        v = (v - a) + b
-        z += 2
-    top[0] = v
-    return z
-
-
-cdef inline const double *_push_coin(const double *coins, const double *cp,
-                                     const double *limit, double *values, int64_t *segments,
-                                     RowStack *st, double **sp, double **deep, double **guard,
-                                     double *first, double *second, bint *fused,
-                                     segments_t *segments_mode,
-                                     runs_t *runs_mode) noexcept nogil:
-    """The step of _push_coins: push the coin cp[0], with Fusion, onto the stack whose top
-    is at ``sp[0]`` (one past the top written entry) and whose two top entries are ``first``
-    and ``second``; after a Fusion, a zigzag (_zigzag) takes pairs of the next coins below
-    ``limit``. Returns the last coin taken (cp itself unless a zigzag took more). Sets
-    ``fused`` at a Fusion; ``deep`` and ``guard`` move when a Fusion reaching into a run
-    writes its last entries first (_refill). O(1) amortised.
-
-    One step for every place of the pair loop, inlined into it: the two places of a pair
-    differ only in the coin and the zigzag's limit, which the caller passes."""
-    cdef double v = cp[0]
-    cdef double *top = sp[0]
-    cdef int64_t seg = 0, moved
-    if segments_t is Wanted:
-        seg = cp - coins
-    # The Fusion test is one branch (bitwise &), taken rarely.
-    if coinsrow_unlikely((second[0] <= first[0]) & (first[0] > v)):
-        while True:
-            if coinsrow_unlikely(top < deep[0]):
-                break  # fewer than two entries under the coin (see _pad_below)
-            fused[0] = True
-            v = (second[0] - first[0]) + v
-            if runs_t is Wanted and coinsrow_unlikely(top < guard[0]):
-                # The top entries are in a run: write its last ones first.
-                st.written = top - values
-                moved = _refill(coins, values, segments, st)
-                top += moved
-                deep[0] += moved
-                guard[0] = values + _guard(st)
-            top -= 2
-            if segments_t is Wanted:
-                seg = segments[top - values]
-            first[0] = (top - 1)[0]
-            second[0] = (top - 2)[0]
-            if not ((second[0] <= first[0]) & (first[0] > v)):
-                break
-        cp = _zigzag(cp + 1, limit, first[0], &v) - 1
-    sp[0] = _push_entry(values, segments, top, v, seg, first, second, segments_mode)
-    return cp
-
-
-cdef inline int64_t _push_coins(const double *coins, int64_t p, int64_t stop, double *values,
-                                int64_t *segments, RowStack *st, int64_t block,
-                                segments_t *segments_mode, runs_t *runs_mode) noexcept nogil:
-    """Push coins from coins[p] on onto ``st``, each with Fusion: while x <= M > v for the
-    two top entries x, M and the coin v, they become one, x - M + v. Each is written; stops
-    at ``stop``, or after a block of ``block`` coins without a Fusion (the next coins are
-    then scanned as a run): returns the next coin. Float rows only: int64 rows go through
-    _push_ints (_push_value, _push_play). O(1) amortised a coin.
-
-    The two top entries are kept in registers; memory is read again only after a Fusion,
-    without a branch unless a run is near (values[-2] and values[-1] are readable). The
-    depth is tested only once the Fusion test passes: below the stack are the largest
-    numbers (``_pad_below``), so that an entry alone on the stack almost never passes it.
-    The variant (``segments_t``, ``runs_t``, see Wanted) says whether ``segments`` are
-    written, whether ``st`` may have runs.
-    """
-    cdef double *sp = values + st.written         # one past the top written entry
-    cdef double *guard = values + _guard(st)      # the fast path needs sp >= guard
-    cdef double *deep = values + 2 - (st.top - st.written)  # two entries under the coin
-    cdef const double *cp = coins + p
-    cdef const double *end = coins + stop
-    cdef const double *block_end
-    cdef double first = 0, second = 0
-    cdef bint fused = True
-    if st.top >= 1:
-        first = _top_entry(coins, values, st, 0)
-    if st.top >= 2:
-        second = _top_entry(coins, values, st, 1)
-    # After a block without a Fusion, the caller scans a run.
-    while fused and cp < end:
-        fused = False
-        block_end = cp + block if end - cp > block else end
-        # Two coins a step (the loop's own work halves). The first coin's zigzag stops a
-        # coin early, so that the second coin is still below ``block_end``.
-        while cp + 1 < block_end:
-            cp = _push_coin(coins, cp, block_end - 1, values, segments, st, &sp, &deep,
-                            &guard, &first, &second, &fused, segments_mode, runs_mode)
-            cp = _push_coin(coins, cp + 1, block_end, values, segments, st, &sp, &deep,
-                            &guard, &first, &second, &fused, segments_mode, runs_mode) + 1
-        if cp < block_end:
-            cp = _push_coin(coins, cp, block_end, values, segments, st, &sp, &deep,
-                            &guard, &first, &second, &fused, segments_mode, runs_mode) + 1
-    st.top = (sp - values) + (values + 2 - deep)
-    st.written = sp - values
-    return cp - coins
-
-
 cdef int64_t _push_floats(const double *coins, int64_t p, int64_t stop,
                           double *values, int64_t *segments, RowStack *st,
                           int64_t block, segments_t *segments_mode) noexcept nogil:
@@ -322,101 +186,6 @@ cdef int64_t _push_floats(const double *coins, int64_t p, int64_t stop,
                            <Wanted *> NULL)
     return _push_coins(coins, p, stop, values, segments, st, block, segments_mode,
                        <NotWanted *> NULL)
-
-
-cdef inline bint _fuses(int64_t second, int64_t first, int64_t v,
-                        ties_t *ties_mode) noexcept nogil:
-    """The Fusion test of _push_ints: x <= M >= v (``ties_t`` Wanted: a tie fuses too,
-    which any Fusion may, keeping the value), written max(x, v) <= M, one compare as in the
-    plain C loop; or x <= M > v (play: the reduced row every other kernel has, so the same
-    moves; and value() on rows where ties would fuse much more, see _ties_fuse)."""
-    if ties_t is NotWanted:
-        return (second <= first) & (first > v)
-    return (second if second > v else v) <= first
-
-
-cdef int64_t _sample_fusions(const int64_t *c, int64_t n, int64_t *stack,
-                             int64_t *mispredicted, ties_t *ties_mode) noexcept nogil:
-    """The Fusions in the reduction of the coins c[0:n] on their own (``stack``: room for
-    n entries), with _fuses' test of ``ties_t``; ``mispredicted`` receives how many
-    outcomes of that test a simple branch predictor (two-bit counters indexed by the last
-    six outcomes) gets wrong. Wrapping arithmetic: a count, not a value. O(n)."""
-    cdef int64_t m = 0, fusions = 0, misses = 0, v
-    cdef uint8_t counters[64]
-    cdef unsigned int history = 0
-    cdef bint fuses
-    cdef Py_ssize_t i
-    memset(counters, 1, sizeof(counters))
-    for i in range(n):
-        v = c[i]
-        while True:
-            fuses = m >= 2 and _fuses(stack[m - 2], stack[m - 1], v, ties_mode)
-            misses += (counters[history] >= 2) != fuses
-            if fuses:
-                counters[history] += counters[history] < 3
-            else:
-                counters[history] -= counters[history] > 0
-            history = ((history << 1) | fuses) & 63
-            if not fuses:
-                break
-            v = <int64_t> (<uint64_t> stack[m - 2] - <uint64_t> stack[m - 1] + <uint64_t> v)
-            m -= 2
-            fusions += 1
-        stack[m] = v
-        m += 1
-    mispredicted[0] = misses
-    return fusions
-
-
-cdef bint _all_equal(const int64_t *c, int64_t n) noexcept nogil:
-    """Whether the coins c[0:n] are all equal. O(n)."""
-    cdef int64_t i
-    for i in range(1, n):
-        if c[i] != c[0]:
-            return False
-    return True
-
-
-cdef bint _ties_fuse(const int64_t *c, int64_t n) noexcept nogil:
-    """Whether value() lets ties fuse on the row c[0:n]: on rows of _TIE_SAMPLE_FROM to
-    _TIE_SAMPLE_UNTIL coins, as samples of the row say (_TIE_SAMPLES stretches of
-    _TIE_STRETCH coins, spread over the row). Either test gives the same value.
-
-    Letting ties fuse keeps the stack short and the Fusions regular (staircase down, 10^6
-    coins: 1.4 ms, 3.7 with the strict test, whose Fusions come at irregular places); but
-    where ties fuse an entry with the coin equal to it, the strict test leaves the two on
-    the stack, and on a square wave it makes half the Fusions and is the faster (0.55x to
-    0.8x the time, 10^6 coins). So each test's cost on the samples is its Fusions plus five
-    for each outcome of its test a simple predictor gets wrong (a misprediction costs
-    about what five Fusions do), and the strict test is taken where it costs a fifth less
-    and fuses at all. Fusions alone took rows with many ties at random places for square
-    waves (the top 30% of the coins tied, plateaus of 2: value() 1.75x the plain C loop
-    with the strict test, 0.80x with ties fused), and one sample from the middle took a
-    valley of a few noisy levels, all equal coins in its middle, for a row of equal coins
-    (1.36x against 0.91x to 0.94x). O(1): a few microseconds."""
-    cdef int64_t stack[_TIE_STRETCH]
-    cdef const int64_t *sample
-    cdef int64_t strict = 0, ties = 0, strict_misses = 0, ties_misses = 0, misses, k
-    if n < _TIE_SAMPLE_FROM or n > _TIE_SAMPLE_UNTIL:
-        return True
-    for k in range(_TIE_SAMPLES):
-        # The k-th stretch starts at (2k + 1) / (2 _TIE_SAMPLES) of the row.
-        sample = c + (2 * k + 1) * (n // (2 * _TIE_SAMPLES))
-        if _all_equal(sample, _TIE_STRETCH):
-            continue
-        strict += _sample_fusions(sample, _TIE_STRETCH, stack, &misses, <NotWanted *> NULL)
-        strict_misses += misses
-        ties += _sample_fusions(sample, _TIE_STRETCH, stack, &misses, <Wanted *> NULL)
-        ties_misses += misses
-    return (strict == 0
-            or 5 * (strict + 5 * strict_misses) >= 4 * (ties + 5 * ties_misses))
-
-
-def ties_fuse(bytes coins):
-    """Whether value() lets ties fuse on a row of these int64 coins (their bytes, native
-    order), as its Fusion loop decides (_ties_fuse): for the tests, which check both
-    Fusion tests on the rows each is taken for. O(1)."""
-    return _ties_fuse(<const int64_t *> <const char *> coins, len(coins) // 8)
 
 
 cdef void _push_slow(const int64_t *coins, int64_t *values, RowStack *st, int64_t v,
@@ -579,9 +348,9 @@ cdef extern from *:
 # is slower. Not in play's variants: there, Project Euler 477 at 10^6 coins took 1.06x to
 # 1.14x the time with it. docs/rows.md, "Reading the coins ahead".
 cdef int64_t _push_ints(const int64_t *coins, const int64_t *starts, int64_t p, int64_t stop,
-                       int64_t *values, int64_t *segments, RowStack *st, int64_t block,
-                       segments_t *segments_mode, runs_t *runs_mode, ties_t *ties_mode,
-                       starts_t *starts_mode) noexcept nogil:
+                        int64_t *values, int64_t *segments, RowStack *st, int64_t block,
+                        segments_t *segments_mode, runs_t *runs_mode, ties_t *ties_mode,
+                        starts_t *starts_mode) noexcept nogil:
     """_push_coins for int64 rows, in the shape of the plain C loop: one coin a step, kept
     in a register; while the two top entries x, M and the coin v pass the Fusion test
     (_fuses), they become one, x - M + v; then the coin is written once. One compare and
@@ -842,165 +611,8 @@ cdef inline int64_t _push_play(const coin_t *coins, int64_t p, int64_t stop,
         return _push_floats(coins, p, stop, values, segments, st, block, <Wanted *> NULL)
 
 
-# Play on rows where many coins repeat the one before (staircase down: one coin in three)
-# first compacts each chunk of coins (_compact_plateaus): a plateau of equal coins b, b, ...
-# followed by a lower coin c fuses pair by pair from its end, (b, b, c) -> c, which the strict
-# test of _push_ints does too, but there the number of Fusions a coin follows the plateaus'
-# random lengths and its branches are mispredicted 0.58 times a coin (docs/rows.md, "Against
-# the plain C loop"). Fusion is confluent, so these Fusions may come first: the compaction
-# does them by the parity of each plateau's length, branching only on whether the coin after
-# a plateau is lower, and the Fusion loop then reads the entries left (a third of the
-# staircase's coins) with their first coins (``starts_t`` Wanted). Staircase down, 10^6
-# coins, a C copy of the loop: 3.6 ms, compacted 2.1 (the compaction 1.2 of it). The cost on
-# rows with few ties is the compaction's, for nothing: _compaction_pays decides.
-cdef extern from *:
-    """
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    #endif
-    /* Bit i set where w[i] != w[i - 1], for i < 64 (w[-1] readable). SSE2: two coins a
-       compare, the 64-bit lanes equal where both their 32-bit halves are (the bits in one
-       scalar loop took 0.35 ns a coin more of the compaction's 1.5 on the staircase). */
-    static inline uint64_t coinsrow_unequal_mask(const int64_t *w) {
-        uint64_t equal = 0;
-        int i;
-    #if defined(__SSE2__) || defined(_M_X64)
-        for (i = 0; i < 64; i += 2) {
-            __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(w + i)),
-                                        _mm_loadu_si128((const __m128i *)(w + i - 1)));
-            e = _mm_and_si128(e, _mm_shuffle_epi32(e, 0xB1));
-            equal |= (uint64_t)_mm_movemask_pd(_mm_castsi128_pd(e)) << i;
-        }
-    #else
-        for (i = 0; i < 64; i++)
-            equal |= (uint64_t)(w[i] == w[i - 1]) << i;
-    #endif
-        return ~equal;
-    }
-    """
-    uint64_t coinsrow_unequal_mask(const int64_t *w) noexcept nogil
-
-
-cdef inline int64_t _write_plateau(int64_t b, int64_t s, int64_t k, int64_t first_start,
-                                   int64_t *out, int64_t *starts) noexcept nogil:
-    """Write a plateau of k coins b from coin s on as entries: the first with its segment
-    from ``first_start`` on, the others each a coin. Returns k."""
-    cdef int64_t t
-    out[0] = b
-    starts[0] = first_start
-    for t in range(1, k):
-        out[t] = b
-    _write_coin_segments(starts + 1, s + 1, k - 1)
-    return k
-
-
-cdef inline int64_t _end_plateau(int64_t x, int64_t j, int64_t b, int64_t s,
-                                 int64_t *carry, int64_t *out, int64_t *starts) noexcept nogil:
-    """The plateau of coins s .. j - 1, all b (its first entry's segment from ``carry`` on),
-    is followed by coin j, x != b: write what is left of it at ``out`` and return how many
-    entries; ``carry`` becomes the first coin of coin j's entry. A lower coin eats the
-    plateau's equal entries in pairs from its end: all of them (it then starts where the
-    plateau did), or all but the first (it starts at s + 1), by the parity of the length,
-    without a branch on it."""
-    cdef int64_t k = j - s, odd
-    if x < b:
-        out[0] = b
-        starts[0] = carry[0]
-        odd = k & 1
-        carry[0] ^= (carry[0] ^ (s + 1)) & -odd
-        return odd
-    _write_plateau(b, s, k, carry[0], out, starts)
-    carry[0] = j
-    return k
-
-
-cdef int64_t _compact_plateaus(const int64_t *coins, int64_t p, int64_t e, int64_t *out,
-                               int64_t *starts) noexcept nogil:
-    """The coins coins[p:e] after the Fusions (b, b, c) -> c of every plateau of equal coins
-    b followed by a lower coin c inside them, into ``out`` (at most e - p entries), the first
-    coin of each entry into ``starts``; returns how many. Fusion in any order gives the
-    same reduced row, so pushing these entries gives the stack the coins give. coins[p - 1]
-    is readable (p > 0). The plateaus are found 64 coins at a time (coinsrow_unequal_mask),
-    one step a plateau. O(e - p)."""
-    cdef int64_t o = 0, s = p, b = coins[p], carry = p, base = p, j, x
-    cdef uint64_t unequal
-    while base + 64 <= e:
-        unequal = coinsrow_unequal_mask(coins + base)
-        if base == p:
-            unequal &= ~(<uint64_t> 1)  # coin p starts the first plateau
-        while unequal:
-            j = base + coinsrow_ctz64(unequal)
-            unequal &= unequal - 1
-            x = coins[j]
-            o += _end_plateau(x, j, b, s, &carry, out + o, starts + o)
-            s = j
-            b = x
-        base += 64
-    for j in range(base if base > p else p + 1, e):
-        x = coins[j]
-        if x != b:
-            o += _end_plateau(x, j, b, s, &carry, out + o, starts + o)
-            s = j
-            b = x
-    # The last plateau, whose end is not known here.
-    return o + _write_plateau(b, s, e - s, carry, out + o, starts + o)
-
-
-cdef bint _compaction_pays(const int64_t *c, int64_t n) noexcept nogil:
-    """Whether play compacts the plateaus of the row c[0:n] first (_reduce_compacted): on rows
-    of _TIE_SAMPLE_FROM coins or more, as _TIE_SAMPLES stretches of _TIE_STRETCH coins spread
-    over the row say. Each way's cost on them, in the unit of a Fusion (about 1 ns): the
-    Fusions of the strict test plus 5 for each outcome of it a simple predictor gets wrong
-    (_sample_fusions), on the coins or on the compacted entries; the compaction 1.2 a coin
-    and 5 a rise (its one unpredictable branch), the Fusion loop 0.8 an entry it reads.
-    Measured in a C copy of both, 10^6 coins: staircase down 0.58x the time (this estimate:
-    0.66x), zigzag plateaus 1.23x (1.28x), 2 values 1.25x (1.28x), square wave 1.7x (1.36x);
-    rows without ties 1.2x to 5x. O(1): a few microseconds."""
-    cdef int64_t stack[_TIE_STRETCH]
-    cdef int64_t out[_TIE_STRETCH]
-    cdef int64_t starts[_TIE_STRETCH]
-    cdef int64_t raw = 0, compacted = 0, raw_misses = 0, compacted_misses = 0, misses
-    cdef int64_t kept = 0, rises = 0, at, m, k, i
-    cdef int64_t sampled = _TIE_SAMPLES * _TIE_STRETCH
-    if n < _TIE_SAMPLE_FROM:
-        return False
-    for k in range(_TIE_SAMPLES):
-        at = (2 * k + 1) * (n // (2 * _TIE_SAMPLES))
-        raw += _sample_fusions(c + at, _TIE_STRETCH, stack, &misses, <NotWanted *> NULL)
-        raw_misses += misses
-        m = _compact_plateaus(c, at, at + _TIE_STRETCH, out, starts)
-        kept += m
-        compacted += _sample_fusions(out, m, stack, &misses, <NotWanted *> NULL)
-        compacted_misses += misses
-        for i in range(at + 1, at + _TIE_STRETCH):
-            rises += c[i] > c[i - 1]
-    # Both sides times 5: 1.2 and 0.8 a coin are 6 and 4.
-    return (5 * (compacted + 5 * compacted_misses + 5 * rises) + 4 * kept + 6 * sampled
-            < 5 * (raw + 5 * raw_misses) + 4 * sampled)
-
-
-def compaction_pays(bytes coins):
-    """Whether play compacts the plateaus of a row of these int64 coins (their bytes, native
-    order) first (_compaction_pays): for the tests, which check both ways on the rows each
-    is taken for. O(1)."""
-    return _compaction_pays(<const int64_t *> <const char *> coins, len(coins) // 8)
-
-
-def compact_plateaus(bytes coins, Py_ssize_t p, Py_ssize_t e):
-    """The entries _compact_plateaus makes of coins[p:e] (int64 coins, their bytes in native
-    order; 0 < p < e <= n) and the first coin of each: two lists, for the tests. O(e - p)."""
-    cdef Py_ssize_t n = len(coins) // 8
-    if not 0 < p < e <= n:
-        raise ValueError(f"need 0 < p < e <= {n}, got p={p}, e={e}")
-    out = array("q", bytes(8 * (e - p)))
-    starts = array("q", bytes(8 * (e - p)))
-    cdef int64_t[::1] out_view = out
-    cdef int64_t[::1] starts_view = starts
-    cdef int64_t m = _compact_plateaus(<const int64_t *> <const char *> coins, p, e,
-                                       &out_view[0], &starts_view[0])
-    return out.tolist()[:m], starts.tolist()[:m]
-
-
+# Play on rows with many plateaus (staircase down) compacts each chunk of coins first
+# (_row_shapes._compact_plateaus, where the measurements are), then pushes the entries left.
 cdef int _reduce_compacted(const int64_t *coins, int64_t p, int64_t hi, int64_t *values,
                            int64_t *segments, RowStack *st, int *stop_flag) noexcept nogil:
     """The rest of _reduce_part for play on the int64 rows _compaction_pays picks, ``st``
@@ -1206,10 +818,7 @@ cdef int _reduce_part(const coin_t *coins, int64_t lo, int64_t hi, coin_t *value
 cdef bint _must_stop(int *stop_flag) noexcept nogil:
     """True when a worker was told to stop (``stop_flag``), or, in the calling thread
     (``stop_flag`` NULL), when a signal handler raised (its exception is then set)."""
-    if stop_flag != NULL:
-        return coinsrow_load_flag(stop_flag) != 0
-    with gil:
-        return _pending_signals() != 0
+    return _stop_requested(stop_flag)
 
 
 cdef void _place_runs(RowStack *st) noexcept nogil:

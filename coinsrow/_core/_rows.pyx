@@ -1,179 +1,16 @@
-# coinsrow._core._rows: games of many rows and stacks. Fusion and Fruitless reductions of
-# each component, the Greedy merge of the components, the optimal play and the profits
-# (docs/algorithm.md). One row alone has kernels of its own (_one_row).
+# coinsrow._core._rows: games of many rows and stacks. Each component reduced by Fusion and
+# Fruitless (_row_helpers), then the Greedy merge of the components, the optimal play and the
+# profits (docs/algorithm.md). One row alone has kernels of its own (_one_row).
 #
 # A game is given as one flat buffer of coins and, for each component, the half-open range
 # ``[starts[c], stops[c])`` of its coins in that buffer. Components ``0 .. n_rows - 1`` are
 # rows (take from either end); the rest are stacks (take from ``starts[c]`` only, the top).
 
 from coinsrow._core._types cimport *
-from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._fsum cimport ExactSum, exact_sum_init, exact_sum_add, exact_sum_result
 from coinsrow._core._heap cimport _heap_sift_down
-from coinsrow._core._row_stack cimport _push_entry
+from coinsrow._core._row_helpers cimport (Component, _head, _one_row_greedy, _padded,
+                                          _reduce_all_into, _take_head)
 from coinsrow._core._sort cimport _key, _alternating_sum_sorted, _alternating_sum_narrow
-
-
-cdef int64_t _first_not_finite(const double[::1] coins, int64_t start, int64_t stop) noexcept nogil:
-    cdef int64_t p
-    for p in range(start, stop):
-        if not isfinite(coins[p]):
-            return p
-    return -1
-
-
-cdef int64_t _reduce(const coin_t *coins, int64_t start, int64_t stop,
-                     coin_t *values, int64_t *segments, bint *overflow) noexcept nogil:
-    """Fusion reduction of coins[start:stop] into values[start:], return one past the top.
-
-    values[start:top] is the canonical bitonic form of the component. When ``segments``
-    is not NULL, segments[e] is the first coin of the contiguous, odd-length run of coins
-    that reduced entry e stands for. (``_reduce_into`` writes at any position.)
-
-    The coins by pointer: the batch calls this once a game from its own module, and a
-    memoryview argument is a 208-byte struct copied at each such call (10^5 games of 20
-    coins, callgrind: 72.3 million instructions with it, 68.5 without).
-    """
-    return _reduce_variant(coins, start, stop, values, start, segments, overflow, False)
-
-
-cdef int64_t _reduce_into(const coin_t[::1] coins, int64_t start, int64_t stop,
-                          coin_t *values, int64_t base, int64_t *segments,
-                          bint *overflow, bint padded) noexcept nogil:
-    """``_reduce``, writing the reduced entries (and segments) at ``base`` instead of
-    ``start``: values[base:top], top returned.
-
-    ``padded``: values[base - 2] and values[base - 1] are readable (values has two entries
-    before values[0]); otherwise the reload after a fusion reads values[base] there
-    instead (two conditional moves, a little slower).
-    """
-    if stop <= start:
-        return base  # no coin (and coins[0] may not exist)
-    return _reduce_variant(&coins[0], start, stop, values, base, segments, overflow, padded)
-
-
-cdef inline int64_t _reduce_variant(const coin_t *coins, int64_t start, int64_t stop,
-                                    coin_t *values, int64_t base, int64_t *segments,
-                                    bint *overflow, bint padded) noexcept nogil:
-    """Each combination of ``padded`` and ``segments`` runs its own compiled loop
-    (``_reduce_loop``)."""
-    if segments != NULL:
-        if padded:
-            return _reduce_loop(coins, start, stop, values, base, segments, overflow,
-                                <Wanted *> NULL, <Wanted *> NULL)
-        return _reduce_loop(coins, start, stop, values, base, segments, overflow,
-                            <Wanted *> NULL, <NotWanted *> NULL)
-    if padded:
-        return _reduce_loop(coins, start, stop, values, base, NULL, overflow,
-                            <NotWanted *> NULL, <Wanted *> NULL)
-    return _reduce_loop(coins, start, stop, values, base, NULL, overflow,
-                        <NotWanted *> NULL, <NotWanted *> NULL)
-
-
-cdef int64_t _reduce_loop(const coin_t *coins, int64_t start, int64_t stop,
-                          coin_t *values, int64_t base, int64_t *segments, bint *overflow,
-                          segments_t *segments_mode, padded_t *padded_mode) noexcept nogil:
-    """The loop of ``_reduce_into``, compiled once for each variant (see Wanted).
-
-    The two top entries are kept in registers; memory is read again only after a fusion.
-    The fusion test is one branch (bitwise &, not three short-circuit branches), and the
-    padded reload after a fusion has no branch: it reads the two entries below the top even
-    where the depth is under 2 (the depth test masks them).
-    """
-    cdef coin_t *sp = values + base           # one past the top entry
-    cdef coin_t *deep = values + base + 2     # a fusion needs two entries under the coin
-    cdef coin_t v, t
-    cdef coin_t first = 0, second = 0         # masked by the depth test until set
-    cdef int64_t p, seg = 0, top
-    cdef bint ovf = False
-    for p in range(start, stop):
-        v = coins[p]
-        if segments_t is Wanted:
-            seg = p
-        # Fusion: x <= M > v with x = second, M = first. (M >= v would be as valid; the
-        # strict test gives the one reduced form the window structure keeps, the canonical
-        # form under the tie-breaking perturbation of docs/window.md, so that every part of
-        # the library plays the same move on ties: docs/algorithm.md.)
-        while coinsrow_unlikely((second <= first) & (first > v) & (sp >= deep)):
-            # int64: the overflow flags are accumulated, not branched on.
-            ovf |= sub_checked(second, first, &t)
-            ovf |= add_checked(t, v, &v)
-            sp -= 2
-            if segments_t is Wanted:
-                seg = segments[sp - values]
-            if padded_t is Wanted:
-                first = (sp - 1)[0]
-                second = (sp - 2)[0]
-            else:
-                # Where the depth is under 2, values[base] (written before this fusion).
-                top = sp - values
-                first = values[top - 1 if top - 1 >= base else base]
-                second = values[top - 2 if top - 2 >= base else base]
-        sp = _push_entry(values, segments, sp, v, seg, &first, &second, segments_mode)
-    overflow[0] |= ovf
-    return sp - values
-
-
-cdef int _reduce_all_into(const coin_t[::1] coins, const int64_t[::1] starts,
-                          const int64_t[::1] stops, Py_ssize_t n_rows,
-                          coin_t *values, int64_t *segments, Component *components,
-                          coin_t *fruitless, int64_t *bad_index, bint packed) noexcept nogil:
-    """Fusion on every component, Fruitless at the bottom of every stack.
-
-    Fills ``components`` and adds the Fruitless terms to ``fruitless[0]``. Without
-    ``packed``, component c's reduced entries are at values[starts[c]:]; with it, they are
-    written one after the other from values[0], so ``values`` and ``segments`` need room for
-    the game's coins only (sum of stops - starts), not for the whole buffer; ``values`` must
-    then also have two readable entries before values[0] (see ``_reduce_into``).
-
-    Packing matters for many small components: their few reduced entries then share cache
-    lines and pages, instead of each component touching a page of its own.
-    """
-    cdef Py_ssize_t k = starts.shape[0], c
-    cdef int64_t n = 0, start, stop, top, base = 0
-    cdef bint ovf = False
-    cdef bint n_odd
-    cdef coin_t t
-    cdef Component *comp
-    for c in range(k):
-        n += stops[c] - starts[c]
-    n_odd = n & 1
-    if coin_t is double:
-        # NaN and infinities poison every comparison: refuse them before any work.
-        for c in range(k):
-            bad_index[0] = _first_not_finite(coins, starts[c], stops[c])
-            if bad_index[0] >= 0:
-                return NOT_FINITE
-    fruitless[0] = 0
-    for c in range(k):
-        start = starts[c]
-        stop = stops[c]
-        if not packed:
-            base = start
-        top = _reduce_into(coins, start, stop, values, base, segments, &ovf, packed)
-        comp = &components[c]
-        comp.first = base
-        comp.left = base
-        comp.fused_end = top
-        comp.stop = stop
-        comp.is_stack = c >= n_rows
-        comp.tail = stop
-        if comp.is_stack:
-            # Fruitless: a stack whose two bottom entries satisfy x <= M loses them at
-            # a known cost, (-1)^n (x - M) for the player to move in the whole game.
-            while top - base >= 2 and values[top - 2] <= values[top - 1]:
-                ovf |= sub_checked(values[top - 2], values[top - 1], &t)
-                if n_odd:
-                    ovf |= sub_checked(fruitless[0], t, fruitless)
-                else:
-                    ovf |= add_checked(fruitless[0], t, fruitless)
-                top -= 2
-            if segments != NULL and top < comp.fused_end:
-                comp.tail = segments[top]
-        comp.right = top - 1
-        # Entries removed by Fruitless stay where they are: the play reads their segments.
-        base = comp.fused_end
-    return OVERFLOW if ovf else OK
 
 
 cdef int _greedy(Py_ssize_t k, Component *components, coin_t *values, int64_t *segments,
@@ -265,69 +102,6 @@ cdef int64_t _gather_keys(Py_ssize_t k, Component *components, double *values,
         elif comp.left <= comp.right:
             m += comp.right - comp.left + 1
     return m
-
-
-cdef int _one_row_float_profits(const double[::1] coins, int64_t start, int64_t stop,
-                                double *values, int64_t *segments, double *first,
-                                double *second, double second_extra) noexcept nogil:
-    """The profits of the row coins[start:stop] of doubles: each player's coins in the
-    optimal play, summed exactly and rounded once (``second_extra``, a coin the second
-    player took before the row, joins his sum). ``values`` and ``segments`` are scratch
-    for stop - start entries. OK or OVERFLOW (a sum beyond the float range).
-
-    Greedy entry g (in the order taken) is taken by player g % 2; its odd run of coins is
-    taken coin by coin from its exposed end, so the coin at an even offset in the run goes to
-    the same player and the coin at an odd offset to the other: whichever end is exposed,
-    since the run has odd length. The play itself is never written out.
-    """
-    cdef ExactSum sums[2]
-    cdef int64_t left = 0, right, top, e, p, seg_lo, seg_hi, turn = 0
-    cdef int status = OK
-    cdef bint ovf = False
-    cdef double total = 0.0
-    top = _reduce_into(coins, start, stop, values, 0, segments, &ovf, False)
-    right = top - 1
-    exact_sum_init(&sums[0])
-    exact_sum_init(&sums[1])
-    exact_sum_add(&sums[1], second_extra)
-    while left <= right:
-        if values[left] >= values[right]:
-            e = left
-            left += 1
-        else:
-            e = right
-            right -= 1
-        # The value in the play kernel's order: a float overflow anywhere in the reduction
-        # or the Greedy shows in it, and the game is then redone exactly.
-        total = total + values[e] if turn & 1 == 0 else total - values[e]
-        seg_lo = segments[e]
-        seg_hi = segments[e + 1] if e + 1 < top else stop
-        for p in range(seg_lo, seg_hi):
-            exact_sum_add(&sums[(turn + p - seg_lo) & 1], coins[p])
-        turn += 1
-    first[0] = exact_sum_result(&sums[0])
-    second[0] = exact_sum_result(&sums[1])
-    if not isfinite(total + 0.0) or not (isfinite(first[0]) and isfinite(second[0])):
-        status = OVERFLOW
-    return status
-
-
-cdef int _play_float_profits(const double[::1] coins, int64_t *play, int64_t n,
-                             double *first, double *second) noexcept nogil:
-    """Each player's coins of a written play (coin indices, turn by turn), summed exactly
-    and rounded once: the player to move takes the even turns."""
-    cdef ExactSum sums[2]
-    cdef int64_t t
-    cdef int status = OK
-    exact_sum_init(&sums[0])
-    exact_sum_init(&sums[1])
-    for t in range(n):
-        exact_sum_add(&sums[t & 1], coins[play[t]])
-    first[0] = exact_sum_result(&sums[0])
-    second[0] = exact_sum_result(&sums[1])
-    if not (isfinite(first[0]) and isfinite(second[0])):
-        status = OVERFLOW
-    return status
 
 
 cdef int64_t _total_coins(const int64_t[::1] starts, const int64_t[::1] stops) except -1:
@@ -610,8 +384,8 @@ def game_profits(const coin_t[::1] coins, const int64_t[::1] starts,
     ``first`` is what math.fsum of her coins gives); OVERFLOW when the value or a rounded
     total is beyond the float range. O(n) for one row, O(n log k) otherwise.
     """
-    cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1, p
-    cdef Py_ssize_t c, k = starts.shape[0]
+    cdef int64_t total_coins = _total_coins(starts, stops), bad_index = -1
+    cdef Py_ssize_t k = starts.shape[0]
     cdef coin_t value = 0, total = 0, first = 0, second = 0
     cdef double *values = NULL
     cdef int64_t *segments = NULL

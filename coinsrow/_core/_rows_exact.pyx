@@ -3,12 +3,11 @@
 # as the loops of _rows do (same operations, same order), and report OVERFLOW where those would.
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
 import math
 from fractions import Fraction as _Fraction
-from itertools import repeat as _repeat
-from coinsrow._core._rows cimport _first_not_finite, _total_coins
+from coinsrow._core._rows cimport _total_coins
+from coinsrow._core._signals cimport _gil_signals
 from array import array as _row_array
 
 
@@ -16,10 +15,6 @@ from array import array as _row_array
 # The exact twins: the same algorithm on Python numbers. On ints, Fraction and Decimal they
 # are exact; on Python floats they round as the loops above do (same operations, same order),
 # and report OVERFLOW where those would.
-
-cdef enum:
-    # Coins between two looks at Ctrl-C in the twins' loops (they hold the GIL).
-    _EXACT_SIGNAL_STEP = 1 << 16
 
 
 def check_finite_exact(list coins):
@@ -83,8 +78,7 @@ cdef object _greedy_exact(list reduced, Py_ssize_t n_rows, object total, list pl
     heapq.heapify(heap)
     while heap:
         taken += 1
-        if taken % _EXACT_SIGNAL_STEP == 0:
-            PyErr_CheckSignals()
+        _gil_signals(taken)
         c = heapq.heappop(heap)[1]
         comp = reduced[c]
         values = comp[0]
@@ -137,8 +131,7 @@ cdef object _value_exact(list coins, const int64_t[::1] starts, const int64_t[::
         taken = [zero, zero]
         while left <= right:
             steps += 1
-            if steps % _EXACT_SIGNAL_STEP == 0:
-                PyErr_CheckSignals()
+            _gil_signals(steps)
             x = values[left]
             y = values[right]
             if x >= y:
@@ -157,8 +150,7 @@ cdef object _value_exact(list coins, const int64_t[::1] starts, const int64_t[::
         entries.sort(reverse=True)
         for x in entries:
             steps += 1
-            if steps % _EXACT_SIGNAL_STEP == 0:
-                PyErr_CheckSignals()
+            _gil_signals(steps)
             total = total + x if player == 0 else total - x
             player ^= 1
     return total + fruitless
@@ -291,8 +283,7 @@ cdef void _push_exact(list coins, Py_ssize_t lo, Py_ssize_t hi, list values,
     cdef object v
     cdef int64_t seg
     for p in range(lo, hi):
-        if (p - lo) % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
-            PyErr_CheckSignals()
+        _gil_signals(p - lo + 1)
         v = coins[p]
         seg = p if coin_segments is None else coin_segments[p]
         top = len(values)
@@ -353,8 +344,7 @@ cdef list _row_order_exact(list values):
     cdef list order = []
     while left <= right:
         p += 1
-        if p % _EXACT_SIGNAL_STEP == 0:
-            PyErr_CheckSignals()
+        _gil_signals(p)
         if values[left] >= values[right]:
             order.append((left, True))
             left += 1
@@ -434,8 +424,7 @@ def row_profits_exact(list coins, Py_ssize_t parts, Py_ssize_t threads,
         second = _float_sum_exact([coins[p] for p in play[1::2]])
         return _float_profits_answer(value, (first, second))
     for p in range(len(coins)):
-        if p % _EXACT_SIGNAL_STEP == _EXACT_SIGNAL_STEP - 1:
-            PyErr_CheckSignals()
+        _gil_signals(p + 1)
         total = total + coins[p]
     return Status.OK, _profits_exact(total, value)
 

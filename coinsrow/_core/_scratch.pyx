@@ -8,7 +8,6 @@
 # for the forests' random accesses).
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 
 cdef extern from *:
     """

@@ -33,7 +33,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from coinsrow._core._fsum cimport ExactSum, exact_sum_add, exact_sum_init, exact_sum_result
-from coinsrow._core._rows cimport _one_row_greedy
+from coinsrow._core._row_helpers cimport _one_row_greedy
 from coinsrow._core._types cimport MAX_THREADS, add_checked, coin_t, sub_checked
 
 
@@ -412,7 +412,7 @@ cdef bint _game_value(const int64_t *coins, Py_ssize_t n_coins, const int64_t *s
     cdef Py_ssize_t segments[SHORT_ROW]
     cdef Py_ssize_t left[SHORT_GAME_COMPONENTS]
     cdef Py_ssize_t right[SHORT_GAME_COMPONENTS]
-    cdef Py_ssize_t c, size, top, base = 0, n = 0, m, turn, best, e
+    cdef Py_ssize_t c, size, top, base = 0, n = 0, m, turn, best
     cdef int64_t fruitless = 0, total = 0, t, head, best_head = 0
     cdef bint overflow = False, n_odd
     if k > SHORT_GAME_COMPONENTS:

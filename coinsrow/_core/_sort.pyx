@@ -77,7 +77,7 @@ cdef int _sort_ascending(coin_t *a, int64_t m, uint64_t *spare) except -1 nogil:
     """
     cdef int64_t counts[8][256]
     cdef int64_t i, j, offset, count
-    cdef int d, passes = 0, done = 0, p
+    cdef int d, passes = 0, p
     cdef int live[8]
     cdef uint64_t key, base = 0, first_key, differ
     cdef coin_t x, low, high
@@ -177,11 +177,10 @@ cdef int _sort_ids_by_key(int64_t *ids, int64_t m, const coin_t *K) except -1 no
     cdef uint64_t *keys_to = NULL
     cdef int64_t *ids_to = NULL
     cdef uint64_t *swap_keys
-    cdef int64_t *swap_ids
     cdef int64_t counts[256]
     cdef int64_t i, j, offset, count
     cdef int d
-    cdef uint64_t differ = 0, base = 0, key
+    cdef uint64_t differ = 0, base = 0
     cdef coin_t low
     if m < 2:
         return OK
@@ -379,7 +378,7 @@ cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) 
     when it is already in order (either way, the common case of one tree's blocks), else
     sorted in place first. O(m); NO_MEMORY if the sort's scratch is refused."""
     cdef uint64_t *spare = NULL
-    cdef int64_t i, step = -1, at
+    cdef int64_t i, at, _taken
     cdef coin_t sum = total[0]
     cdef bint ovf = False, plus = True, ascending = True
     # Optimistically in the order given, as if non-increasing.
@@ -413,7 +412,7 @@ cdef int _alternate_sorted(coin_t *a, int64_t m, coin_t *total, bint *overflow) 
         finally:
             _scratch_free(spare)
     at = m - 1
-    for i in range(m):
+    for _taken in range(m):
         if plus:
             ovf |= add_checked(total[0], a[at], total)
         else:

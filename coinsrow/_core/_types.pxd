@@ -15,8 +15,8 @@
 
 # The C names every module of the package uses, cimported here once: ``cimport *`` passes
 # them on.
-from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t,
-                         uint32_t, uint64_t)
+from libc.stdint cimport (INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t,
+                          uint16_t, uint32_t, uint64_t)
 from libc.string cimport memcpy, memmove, memset
 from libc.math cimport fabs, isfinite, ldexp, INFINITY
 from cpython.exc cimport PyErr_CheckSignals, PyErr_Occurred
@@ -122,10 +122,20 @@ cdef inline bint _is_finite(coin_t x) noexcept nogil:
         return True
 
 
-# Variants of one loop (the Fusion loops of _rows and _row_stack), chosen at compile time
-# (one specialisation each): a NULL pointer of type Wanted or NotWanted says whether the
-# loop keeps the segments, the runs, whether the scratch is padded, whether a tie fuses,
-# whether its coins come with the first coin of each (a row whose plateaus were compacted).
+# Variants of one loop (the Fusion loops of _row_helpers, _row_stack, _row_float_fusion),
+# chosen at compile time, one specialisation each: compile-time flags. A loop takes a
+# pointer argument of a fused type below (segments_t, runs_t, ...), and its caller passes
+# ``<Wanted *> NULL`` or ``<NotWanted *> NULL``: the pointer is never read, only its type
+# picks the specialisation, inside which ``if segments_t is Wanted:`` is decided by Cython
+# (the other branch is not compiled; Cython warns "Unreachable code" for it). One fused
+# type per flag, so that the flags of one loop vary independently:
+#   segments_t  Wanted: the loop writes each entry's first coin (play, profits)
+#   runs_t      Wanted: the stack may hold runs of unwritten coins (_row_stack)
+#   padded_t    Wanted: the scratch has two readable entries below its first one
+#   ties_t      Wanted: a tie fuses too (x <= M >= v), else the strict test (x <= M > v)
+#   starts_t    Wanted: the coins are a compacted row's entries, with their first coins
+# GCC names a specialisation by its flags' indices (Wanted 0, NotWanted 1, in the order of
+# the loop's fused arguments): _row_stack's code placement refers to these names.
 cdef struct Wanted:
     char unused
 

@@ -25,7 +25,8 @@ cdef extern from "pythread.h":
 # it is delivered to the waiting thread; the operating system may deliver a process's signal
 # to a worker instead, whose C handler only notes it: the waiting thread then sees it at the
 # end of this wait.
-DEF _LOOK_AT_SIGNALS_US = 20000
+cdef enum:
+    _LOOK_AT_SIGNALS_US = 20000
 
 
 cdef class _Tasks:
