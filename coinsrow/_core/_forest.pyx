@@ -34,17 +34,19 @@ cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _padded,
-    _play_float_profits, _reduce_all_into, _reduce_into)
-from coinsrow._core._window cimport (RowWindows, _F_LIMIT, _H_LIMIT, _Win, _w_drop_block,
-    _w_first_node, _w_pop_left_any, _w_pop_right_any, _w_priority, _w_pull, _w_split,
-    _w_tree_add)
+from coinsrow._core._rows cimport Component, _padded, _play_float_profits, _reduce_all_into
+from coinsrow._core._window cimport (RowWindows, _Win, _w_drop_block, _w_first_node,
+                                     _w_pop_left_any, _w_pop_right_any, _w_priority, _w_pull,
+                                     _w_split, _w_tree_add)
+from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
-from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
-from coinsrow._core._sort cimport *
-from coinsrow._core._forest_blocks cimport *
-from coinsrow._core._forest_play cimport *
+from coinsrow._core._sort cimport _alternate_sorted, _sort_ids_by_key
+from coinsrow._core._forest_blocks cimport (_FOREST_WIDE, _forest_not_finite, _forest_released,
+                                            _forest_released_wide)
+from coinsrow._core._forest_slots cimport (_link_children, _slot_blocks, _slot_count,
+                                           _slots_of)
+from coinsrow._core._forest_play cimport _forest_play_into
 from coinsrow._core._heap cimport _min_pop, _min_push
 
 # The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the blocks,

@@ -3,16 +3,16 @@
 
 cimport cython
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
-import math
 
-from coinsrow._core._rows cimport _first_not_finite
-from coinsrow._core._forest cimport *
-
+from coinsrow._core._forest cimport _forest_arguments, _live_count
+from coinsrow._core._forest_blocks cimport _FOREST_WIDE
+from coinsrow._core._forest_play cimport _PLAY_RUN
+from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._rows_exact cimport (_first_coin, _head_exact, _overflowed, _owner_fsum,
-    _reduce_all_exact, _zero_of)
-from coinsrow._core._window cimport _F_LIMIT, _H_LIMIT, _w_priority, _w_priority_of
+                                         _reduce_all_exact, _zero_of)
+from coinsrow._core._window cimport _w_priority_of
+from coinsrow._core._window_forests cimport _F_LIMIT
 from coinsrow._core._window_exact cimport RowWindowsExact
 from array import array as _window_array
 
@@ -46,8 +46,7 @@ cdef list _children_first_exact(list par):
             count[par[v]] += 1
     order = [v for v in range(n) if par[v] != -2 and count[v] == 0]
     while head < len(order):
-        if (head & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(head)
         p = par[order[head]]
         head += 1
         if p >= 0:
@@ -78,8 +77,7 @@ cdef object _forest_released_exact(list coins, int64_t fbase, list par, list key
     cdef list acc = [None] * n, h
     cdef bint odd
     for u in _children_first_exact(par):
-        if (j & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(j)
         j += 1
         h = acc[u]
         d = _no_negative_zero(coins[fbase + u])
@@ -132,8 +130,7 @@ cdef list _forest_parents_exact(const int64_t[::1] parents, const uint8_t[::1] r
     cdef int64_t i, q
     cdef list par = []
     for i in range(parents.shape[0]):
-        if (i & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(i)
         if removed[i]:
             par.append(-2)
         else:
@@ -208,8 +205,7 @@ cdef tuple _slot_blocks_exact(list par, list coin):
     cdef bytearray released = bytearray(n), alive = bytearray(n)
     cdef bint odd, overflowed = False
     for u in _children_first_exact(par):
-        if (j & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(j)
         j += 1
         h = acc[u]
         acc[u] = None
@@ -276,8 +272,7 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
     total = _zero_of(coins)
     s = -1
     while True:
-        if (t & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(t)
         if s == -1:
             children = [x for x in range(S) if par[x] < 0]
         elif s >= 0:

@@ -3,9 +3,11 @@
 
 from coinsrow._core._types cimport *
 
-from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
-from coinsrow._core._sort cimport *
-from coinsrow._core._forest_blocks cimport *
+from coinsrow._core._signals cimport _forest_signals
+from coinsrow._core._sort cimport _sort_ids_by_key
+from coinsrow._core._forest_blocks cimport _forest_not_finite
+from coinsrow._core._forest_slots cimport (_link_children, _slot_blocks, _slot_count,
+                                           _slots_of)
 from coinsrow._core._heap cimport _heap_pop, _heap_push, _min_pop, _min_push
 from coinsrow._core._rows cimport Component, _head, _padded, _reduce_into
 

@@ -30,7 +30,12 @@
 cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport _first_not_finite, _one_row_float_profits, _one_row_greedy, _reduce_into
+from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits, _one_row_greedy,
+                                   _reduce_into)
+from coinsrow._core._signals cimport _forest_signals
+from coinsrow._core._window_forests cimport (_F_LIMIT, _H_LIMIT, _w_alloc_each, _w_alloc_stacks,
+                                             _w_forests_counted, _w_free_each, _w_heights,
+                                             _w_key_less)
 
 from array import array as _window_array
 
@@ -41,137 +46,6 @@ WINDOW_INT64_LIMIT = 2**59
 # coins, so none can overflow while the sum of the coins' magnitudes stays below this; past
 # it the structures report OVERFLOW and the floats are solved exactly as Fractions (the
 # answers rounded once).
-
-
-cdef int _w_check_signals() except -1 nogil:
-    """Run Python's signal handlers; raises what they raise (KeyboardInterrupt)."""
-    with gil:
-        PyErr_CheckSignals()
-    return 0
-
-
-cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
-    """key(a) < key(b) for the perturbed keys (h[t], t)."""
-    return h[a] < h[b] or (h[a] == h[b] and a < b)
-
-
-cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h,
-                    double *magnitude) noexcept nogil:
-    """h[0..stop-start] for coins[start:stop]; OVERFLOW past the int64 height limit (for
-    float64: once ``magnitude[0]``, the running sum of the coins' magnitudes, reaches
-    _F_LIMIT), NOT_FINITE if a coin is NaN or infinite (checked first)."""
-    cdef int64_t j
-    cdef coin_t x
-    h[0] = 0
-    if coin_t is double:
-        if _first_not_finite(coins, start, stop) >= 0:
-            return NOT_FINITE
-    for j in range(stop - start):
-        x = coins[start + j]
-        if coin_t is double:
-            h[j + 1] = x - h[j]
-            magnitude[0] += fabs(x)
-        else:
-            if coinsrow_sub_overflow(x, h[j], &h[j + 1]):
-                return OVERFLOW
-            if h[j + 1] >= _H_LIMIT or h[j + 1] <= -_H_LIMIT:
-                return OVERFLOW
-    if coin_t is double:
-        if not magnitude[0] < _F_LIMIT:
-            return OVERFLOW
-    return OK
-
-
-cdef int64_t _w_search_chain(int64_t *stack_pos, int64_t size, int64_t bound, bint at_most) noexcept nogil:
-    """Deepest entry of a monotone stack on the right side of ``bound``.
-
-    stack_pos[0 .. size-1] runs from the bottom to the top. When ``at_most`` the positions
-    decrease from bottom to top and the answer is the lowest index i with stack_pos[i] <= bound;
-    otherwise they increase and it is the lowest i with stack_pos[i] >= bound.
-    """
-    cdef int64_t lo = 0, hi = size - 1, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if (stack_pos[mid] <= bound) if at_most else (stack_pos[mid] >= bound):
-            hi = mid
-        else:
-            lo = mid + 1
-    return stack_pos[lo]
-
-
-cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
-                   int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1) noexcept nogil:
-    """``_w_forests_counted`` without looking at signals (it cannot raise)."""
-    _w_forests_counted(h, lo, hi, ns, ps, par1, par2, stack0, stack1, NULL)
-
-
-cdef inline int _w_forest_sweep(coin_t *h, int64_t lo, int64_t hi, bint leftward,
-                                int64_t *nearest, int64_t *par, int64_t *stack0,
-                                int64_t *stack1, int64_t *steps) except -1 nogil:
-    """One sweep of _w_forests_counted: right to left (``leftward``) for ns and par1, where
-    stack positions decrease from bottom to top, or left to right for ps and par2, where
-    they increase. The stack of t's parity class is stack[parity], parity = (t - lo) & 1."""
-    cdef int64_t *stack[2]
-    cdef int64_t size[2]
-    cdef int64_t *own
-    cdef int64_t t, i, parity, own_size, near, step = -1 if leftward else 1
-    cdef int64_t missing = hi + 2 if leftward else lo - 2
-    stack[0] = stack0
-    stack[1] = stack1
-    size[0] = size[1] = 0
-    t = hi if leftward else lo
-    for i in range(hi - lo + 1):
-        if steps != NULL:
-            _w_tick(steps, 1)
-        # The stack and its size in locals: read through size[], the size would be loaded
-        # again after every store into an int64 array (which may alias it).
-        parity = (t - lo) & 1
-        own = stack[parity]
-        own_size = size[parity]
-        while own_size > 0 and _w_key_less(h, t, own[own_size - 1]):
-            own_size -= 1
-        near = own[own_size - 1] if own_size > 0 else missing
-        own[own_size] = t
-        size[parity] = own_size + 1
-        nearest[t] = near
-        if near != missing:
-            # The other class on the range between t and near (exclusive).
-            par[t] = _w_search_chain(stack[parity ^ 1], size[parity ^ 1], near + step,
-                                     leftward)
-        else:
-            par[t] = -1
-        t += step
-    return 0
-
-
-cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
-                            int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
-                            int64_t *steps) except -1 nogil:
-    """The static forests of the boundaries lo..hi (one row), O(m log m), O(m) memory.
-
-    With ``steps`` (not NULL) every boundary counts as a step of ``_w_tick``: signals are
-    looked at, and KeyboardInterrupt is raised, while the forests are built.
-
-    ns(t) / ps(t): the next / previous boundary of t's parity class with a smaller key
-    (hi + 2 / lo - 2 when there is none); par1(t): the smallest-key boundary of the other
-    class on (t, ns(t) - 1]; par2(t): the same on [ps(t) + 1, t) (-1 when undefined).
-
-    One sweep per direction keeps, per class, the chain of running minima seen from the sweep
-    point (a monotone stack); the range minimum of the other class is the deepest chain entry
-    inside the range, found by binary search.
-    """
-    _w_forest_sweep(h, lo, hi, True, ns, par1, stack0, stack1, steps)
-    _w_forest_sweep(h, lo, hi, False, ps, par2, stack0, stack1, steps)
-    return 0
-
-
-cdef int _w_alloc_stacks(int64_t **stacks[], int64_t cells) except -1:
-    """The two stacks of _w_forests_counted, ``cells`` entries each, into stacks[0][0] and
-    stacks[1][0]; MemoryError (and nothing left allocated) when out of memory."""
-    if not _w_alloc_each(stacks, 2, cells):
-        _w_free_each(stacks, 2)
-        raise MemoryError()
-    return 0
 
 
 cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
@@ -191,30 +65,6 @@ cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, c
     return True
 
 
-cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
-                              int64_t[::1] par1, int64_t[::1] par2) except -1:
-    """The static forests of one row given its boundary keys (ranks of the exact heights, for
-    the exact twins). ``keys`` has one entry per boundary (m + 1 for m coins); the outputs
-    as well. Keys are compared as (key, index). O(m log m) time, O(m) memory. Looks at
-    signals while it runs (KeyboardInterrupt).
-    """
-    cdef int64_t nb = keys.shape[0], steps = 0
-    cdef int64_t *stack0
-    cdef int64_t *stack1
-    cdef int64_t **stacks[2]
-    if nb == 0:
-        return 0
-    stacks[:] = [&stack0, &stack1]
-    _w_alloc_stacks(stacks, nb)
-    try:
-        with nogil:
-            _w_forests_counted(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0],
-                               &par2[0], stack0, stack1, &steps)
-    finally:
-        _w_free_each(stacks, 2)
-    return 0
-
-
 # ---------------------------------------------------------------------------------------
 # The treap of block values (nodes are boundaries; ``nil`` is an extra node of size 0).
 
@@ -225,7 +75,7 @@ cdef inline bint _w_before(coin_t *val, int64_t a, int64_t b) noexcept nogil:
 
 
 cdef void _w_split(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x,
-                 int64_t *before, int64_t *after) noexcept nogil:
+                   int64_t *before, int64_t *after) noexcept nogil:
     """Split subtree i into the nodes ordered before x and those after x."""
     cdef int64_t p, q
     if i == w.nil:
@@ -293,7 +143,7 @@ cdef int64_t _w_delete(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) 
 
 
 cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
-                            int64_t t, int64_t u) noexcept nogil:
+                              int64_t t, int64_t u) noexcept nogil:
     """Keep the block [t, u): link the boundaries and insert its value."""
     val[t] = h[t] + h[u]
     w.nxt[t] = u
@@ -315,7 +165,7 @@ cdef inline bint _w_fuses(coin_t *h, int64_t t0, int64_t t1, int64_t t2, int64_t
 
 
 cdef void _w_push_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
-                      int64_t left, int64_t *right) noexcept nogil:
+                        int64_t left, int64_t *right) noexcept nogil:
     cdef int64_t t0, t1, t2, t3
     _w_add_block(w, h, val, alt, right[0], right[0] + 1)
     right[0] += 1
@@ -395,13 +245,12 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     return OK if ok and w.pri != NULL else NO_MEMORY
 
 
-cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
+cdef int _w_win_init(_Win *w) except -1 nogil:
     """An empty tree over the allocated boundaries: every node alone, with its priority.
-    Counts its steps (it touches every page of four arrays: a second at 10^8 boundaries)."""
+    Looks at signals (it touches every page of four arrays: a second at 10^8 boundaries)."""
     cdef int64_t i, nb = w.nil
     for i in range(nb + 1):
-        if (i & 0xFFF) == 0:
-            _w_tick(steps, 0x1000)
+        _forest_signals(i)
         w.pri[i] = _w_priority(<uint64_t> i)
         w.tl[i] = nb
         w.tr[i] = nb
@@ -479,11 +328,12 @@ cdef int _w_fill_component(RowWindows self, coin_t *h, coin_t *val, coin_t *alt,
                            int64_t *stack0, int64_t *stack1, int64_t *steps) except -1 nogil:
     """Fill component c of a new structure, boundaries lo..top with their heights in h: its
     static forests, its reduced form pushed coin by coin, and for a stack its par2-path and
-    Fruitless term (tail[c]). O(m log m) for m coins; looks at signals (_w_tick)."""
+    Fruitless term (tail[c]). O(m log m) for m coins; looks at signals (one step a coin)."""
     _w_forests_counted(h, lo, top, self.w.ns, self.w.ps, self.w.par1, self.w.par2, stack0,
                        stack1, steps)
     while self.right[c] < top:
-        _w_tick(steps, 1)
+        steps[0] += 1
+        _forest_signals(steps[0])
         _w_push_right(&self.w, h, val, alt, self.left[c], &self.right[c])
     if c >= self.n_rows:
         _w_stack_path(h, self.w.ps, self.w.par2, lo, top, self.ys + lo, self.pm + lo, sp + lo,
@@ -521,7 +371,6 @@ cdef class RowWindows:
     interrupt never leaves the structure half-updated. The exact twin is ``RowWindowsExact``.
     """
 
-
     def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops,
                   Py_ssize_t n_rows):
         cdef Py_ssize_t k = starts.shape[0], c
@@ -554,7 +403,7 @@ cdef class RowWindows:
             nb += stops[c] - starts[c] + 1
             self.coins_left += stops[c] - starts[c]
         per_component[:] = [&self.left, &self.right, &self.base, &self.flat, &self.m,
-                             &self.path_off]
+                            &self.path_off]
         ok = _w_alloc_each(per_component, 6, k + 1)
         if _w_win_alloc(&self.w, nb) != OK or not ok:
             raise MemoryError()
@@ -579,7 +428,7 @@ cdef class RowWindows:
             # Interruptible (Ctrl-C): the exception leaves a half-built object that is never
             # returned (__dealloc__ frees what was allocated).
             with nogil:
-                _w_win_init(&self.w, &steps)
+                _w_win_init(&self.w)
                 nb = 0
                 for c in range(k):
                     length = stops[c] - starts[c]
@@ -590,7 +439,9 @@ cdef class RowWindows:
                     self.right[c] = nb
                     self.path_off[c] = nb
                     self.m[c] = 0
-                    _w_tick(&steps, length)  # the heights, and the component's other O(1) work
+                    # The component's O(1) work (its coins count in _w_fill_component).
+                    steps += 1
+                    _forest_signals(steps)
                     if self.is_float:
                         st = _w_heights(cf, starts[c], stops[c], self.hf + nb, &magnitude)
                         if st == NOT_FINITE:
@@ -804,7 +655,8 @@ cdef class RowWindows:
 
     @cython.critical_section
     def end_blocks(self, Py_ssize_t c):
-        """``(left, right)``: how many coins the end blocks of row c span (benchmarks' adversary)."""
+        """``(left, right)``: how many coins the end blocks of row c span (the benchmarks'
+        adversary)."""
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         return (self.w.nxt[self.left[c]] - self.left[c],
@@ -855,7 +707,7 @@ def window_pizza(const coin_t[::1] circle):
     try:
         with nogil:
             if st == OK:
-                _w_win_init(&w, &steps)
+                _w_win_init(&w)
             ok = _w_alloc_each(numbers, 3, nb + 1)
             ok &= _w_alloc_each(stacks, 2, nb + 1)
             if st != OK or not ok:
@@ -871,8 +723,7 @@ def window_pizza(const coin_t[::1] circle):
                 for j in range(2 * n):
                     if st != OK:
                         break
-                    if (j & 0xFFF) == 0:
-                        _w_tick(&steps, 0x1000)
+                    _forest_signals(j)
                     x = circle[j if j < n else j - n]
                     if coin_t is double:
                         h[j + 1] = x - h[j]
@@ -889,11 +740,12 @@ def window_pizza(const coin_t[::1] circle):
                 _w_forests_counted(h, 0, nb - 1, w.ns, w.ps, w.par1, w.par2, stack0, stack1,
                                    &steps)
                 while right < n:
-                    _w_tick(&steps, 1)
+                    steps += 1
+                    _forest_signals(steps)
                     _w_push_right(&w, h, val, alt, left, &right)
                 for i in range(n):
                     # A shift costs up to about 5 treap updates (amortised): 8 steps.
-                    _w_tick(&steps, 8)
+                    _forest_signals(i << 3)
                     if i > 0:
                         _w_pop_left(&w, h, val, alt, &left)
                         _w_push_right(&w, h, val, alt, left, &right)

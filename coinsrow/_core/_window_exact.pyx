@@ -3,15 +3,12 @@
 
 cimport cython
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-import heapq
-import math
 from bisect import bisect_right
-from coinsrow._core._window cimport *
+from coinsrow._core._window cimport _w_priority_of
+from coinsrow._core._window_forests cimport _F_LIMIT, _window_forests_into
 from array import array as _window_array
-from coinsrow._core._rows cimport _first_not_finite, _one_row_greedy, _reduce_into
-from coinsrow._core._rows_exact cimport (_float_sum_exact, _overflowed, _play_exact,
-    _value_exact, _zero_of)
+from coinsrow._core._rows_exact cimport _float_sum_exact, _overflowed, _play_exact, _zero_of
+from coinsrow._core._signals cimport _forest_signals, _forest_signals_now
 from coinsrow._core._rows_exact import check_finite_exact, game_profits_exact
 
 
@@ -49,14 +46,15 @@ cdef object _w_order(list h):
         for x in sorted(range(lo, min(m, lo + _W_ORDER_PIECE)), key=key):
             source[i] = x
             i += 1
-        PyErr_CheckSignals()
+        _forest_signals_now()
     while width < m:
         for lo in range(0, m, 2 * width):
             mid = min(m, lo + width)
             hi = min(m, lo + 2 * width)
             a, b, k = lo, mid, lo
             while a < mid and b < hi:
-                _w_tick(&steps, 1)
+                steps += 1
+                _forest_signals(steps)
                 if h[source[b]] < h[source[a]]:
                     target[k] = source[b]
                     b += 1
@@ -87,12 +85,11 @@ cdef class RowWindowsExact:
     (O(n log n) to build, O(log n) amortised a pop), a constant factor slower. Building
     looks at signals as ``RowWindows`` does."""
 
-
     def __init__(self, list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                  Py_ssize_t n_rows, bint fill=True):
         cdef Py_ssize_t k = starts.shape[0], c
-        cdef int64_t lo, m, j, nb, top, steps = 0
-        cdef list heights = [], h, order
+        cdef int64_t lo, j, nb, top, steps = 0
+        cdef list heights = [], h
         cdef double magnitude = 0
         cdef object zero = _zero_of(coins)
         if stops.shape[0] != k:
@@ -123,7 +120,8 @@ cdef class RowWindowsExact:
                     self.bad_index = j
                     return
             for j in range(stops[c] - starts[c]):
-                _w_tick(&steps, 1)
+                steps += 1
+                _forest_signals(steps)
                 x = coins[starts[c] + j]
                 h[j + 1] = x - h[j]
                 if type(x) is float:
@@ -166,7 +164,8 @@ cdef class RowWindowsExact:
                 top = self.base[c + 1] - 1
                 self.gate = self.base[c] if c >= n_rows else nb + 1
                 while self.right[c] < top:
-                    _w_tick(&steps, 1)
+                    steps += 1
+                    _forest_signals(steps)
                     self._push_right(c)
                 if c >= n_rows:
                     self._stack_path(c)
@@ -198,12 +197,12 @@ cdef class RowWindowsExact:
         return va > vb or (va == vb and a < b)
 
     cdef void _pull(self, int64_t i):
-        cdef int64_t l = self.tl[i], r = self.tr[i], sl = self.sz[l]
-        self.sz[i] = sl + 1 + self.sz[r]
+        cdef int64_t lt = self.tl[i], rt = self.tr[i], sl = self.sz[lt]
+        self.sz[i] = sl + 1 + self.sz[rt]
         if sl & 1:
-            self.alt[i] = self.alt[l] - self.val[i] + self.alt[r]
+            self.alt[i] = self.alt[lt] - self.val[i] + self.alt[rt]
         else:
-            self.alt[i] = self.alt[l] + self.val[i] - self.alt[r]
+            self.alt[i] = self.alt[lt] + self.val[i] - self.alt[rt]
 
     cdef tuple _split(self, int64_t i, int64_t x):
         if i == self.nil:
@@ -494,14 +493,15 @@ cdef class RowWindowsExact:
         self.left[c] = left
         self.right[c] = left
         while self.right[c] < right:
-            _w_tick(&steps, 1)
+            steps += 1
+            _forest_signals(steps)
             self._push_right(c)
 
 
 def window_pizza_exact(list circle):
     """``window_pizza`` on Python numbers: the same sliding window on a ``RowWindowsExact``
     of the doubled circle, looking at signals as it runs."""
-    cdef int64_t n = len(circle), i, best_index = -1, steps = 0
+    cdef int64_t n = len(circle), i, best_index = -1
     cdef object best = None, v
     status, bad = check_finite_exact(circle)
     if status != OK:
@@ -514,7 +514,7 @@ def window_pizza_exact(list circle):
         return Status.OVERFLOW, None
     windows._open(0, 1, n)
     for i in range(n):
-        _w_tick(&steps, 8)  # as window_pizza
+        _forest_signals(i << 3)  # as window_pizza
         if i > 0:
             windows._slide(0, True)
         v = circle[i] - windows.value()
