@@ -11,7 +11,6 @@ from coinsrow._core._forest_play cimport _PLAY_RUN
 from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._rows_exact cimport (_first_coin, _head_exact, _overflowed, _owner_fsum,
                                          _reduce_all_exact, _zero_of)
-from coinsrow._core._window cimport _w_priority_of
 from coinsrow._core._window_forests cimport _F_LIMIT
 from coinsrow._core._window_exact cimport RowWindowsExact
 from array import array as _window_array
@@ -467,7 +466,7 @@ cdef class ForestWindowsExact:
                  Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                  const uint8_t[::1] removed):
         cdef Py_ssize_t c
-        cdef int64_t s, p, i, x, nil
+        cdef int64_t s, p, i, x
         cdef double magnitude = 0
         cdef list coin
         cdef bytearray alive
@@ -498,15 +497,8 @@ cdef class ForestWindowsExact:
             coins, starts, stops, n_rows, fbase, parents, removed)
         self.K, self.released, alive, self.merged, _ = _slot_blocks_exact(self.par, coin)
         n = len(self.par)
-        nil = self.rows.nil
-        self.node0 = nil + 1
+        self.node0 = self.rows._add_cells(n)
         zero = _zero_of(coins)
-        self.rows.tl.extend([nil] * n)
-        self.rows.tr.extend([nil] * n)
-        self.rows.sz.extend([0] * n)
-        self.rows.pri.extend([_w_priority_of(nil + 1 + s) for s in range(n)])
-        self.rows.val.extend([zero] * n)
-        self.rows.alt.extend([zero] * n)
         self.first_child = [-1] * n
         self.next_sib = [-1] * n
         for s in range(n - 1, -1, -1):
@@ -537,8 +529,7 @@ cdef class ForestWindowsExact:
         self.first_slot = list(self.stack_top)
 
     cdef void _treap_add(self, int64_t s):
-        self.rows.val[self.node0 + s] = self.K[s]
-        self.rows._tree_add(self.node0 + s)
+        self.rows._insert_block(self.node0 + s, self.K[s])
 
     cdef void _take(self, int64_t s):
         cdef int64_t ch
@@ -556,33 +547,15 @@ cdef class ForestWindowsExact:
 
     def value(self):
         """The value of the position for the player to move. O(1)."""
-        root = self.rows.root
-        if self.rows.sz[root] & 1:
-            return self.rows.alt[root] - self.frozen
-        return self.rows.alt[root] + self.frozen
+        return self.rows._greedy_with(self.frozen)
 
     def best(self):
         """``(component, from_left, flat)``: the move of the one tie rule (see
         ``ForestWindows.best``)."""
-        cdef RowWindowsExact rows = self.rows
-        cdef int64_t i = rows.root, lo, hi, mid, c, s
-        cdef bint from_left
-        if i != rows.nil:
-            while rows.tl[i] != rows.nil:
-                i = rows.tl[i]
-        if i != rows.nil and i < rows.nil:
-            lo, hi = 0, rows.rows - 1
-            while lo < hi:
-                mid = (lo + hi + 1) >> 1
-                if rows.base[mid] <= i:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            c = lo
-            from_left = rows._left_is_larger(c)
-            return (c, from_left, rows.flat[c] - rows.base[c]
-                    + (rows.left[c] if from_left else rows.right[c] - 1))
-        if i != rows.nil:
+        cdef int64_t i = self.rows._largest_block(), s
+        if 0 <= i < self.node0:
+            return self.rows._move_in(self.rows._row_of(i))
+        if i >= 0:
             s = i - self.node0
         else:
             while self.roots and self.gone[self.roots[0]]:

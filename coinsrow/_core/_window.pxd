@@ -106,6 +106,14 @@ cdef class RowWindows:
 
     cdef int64_t _row_of(self, int64_t t) noexcept nogil
     cdef bint _left_is_larger(self, int64_t c) noexcept nogil
+    cdef tuple _move_in(self, Py_ssize_t c)
+    cdef int64_t _largest_block(self) noexcept nogil
+    cdef object _greedy_with(self, int64_t frozen_i, double frozen_f)
+    cdef int64_t _add_cells(self, int64_t extra) except -1
+    cdef int _insert_blocks(self, int64_t node0, const uint8_t *alive, int64_t n,
+                            const int64_t *K_i, const double *K_f) except -1 nogil
+    cdef void _insert_block(self, int64_t node, int64_t value_i, double value_f) noexcept nogil
+    cdef void _drop_block(self, int64_t node) noexcept nogil
 
 
 cdef inline void _w_pop_left_any(RowWindows self, int64_t c) noexcept nogil:

@@ -33,6 +33,7 @@ from coinsrow._core import _types as _codes  # the codes' Python classes, to con
 from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits, _one_row_greedy,
                                    _reduce_into)
 from coinsrow._core._signals cimport _forest_signals
+from coinsrow._core._sort cimport _sort_ids_by_key
 from coinsrow._core._window_forests cimport (_F_LIMIT, _H_LIMIT, _w_alloc_each, _w_alloc_stacks,
                                              _w_forests_counted, _w_free_each, _w_heights,
                                              _w_key_less)
@@ -140,6 +141,86 @@ cdef int64_t _w_delete(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) 
         w.tr[i] = _w_delete(w, val, alt, w.tr[i], x)
     _w_pull(w, val, alt, i)
     return i
+
+
+cdef void _w_pull_all(_Win *w, coin_t *val, coin_t *alt, int64_t i) noexcept nogil:
+    """Sizes and alternating sums of the subtree of i, children first (depth O(log n))."""
+    if i == w.nil:
+        return
+    _w_pull_all(w, val, alt, w.tl[i])
+    _w_pull_all(w, val, alt, w.tr[i])
+    _w_pull(w, val, alt, i)
+
+
+cdef int64_t _w_union(_Win *w, coin_t *val, coin_t *alt, int64_t a, int64_t b) noexcept nogil:
+    """One treap of the nodes of two (O(m log(n / m)) for m nodes in the smaller)."""
+    cdef int64_t t, before, after
+    if a == w.nil:
+        return b
+    if b == w.nil:
+        return a
+    if w.pri[a] < w.pri[b]:
+        t = a
+        a = b
+        b = t
+    _w_split(w, val, alt, b, a, &before, &after)
+    w.tl[a] = _w_union(w, val, alt, w.tl[a], before)
+    w.tr[a] = _w_union(w, val, alt, w.tr[a], after)
+    _w_pull(w, val, alt, a)
+    return a
+
+
+cdef int _w_add_all(_Win *w, coin_t *val, coin_t *alt, int64_t node0, const uint8_t *alive,
+                    int64_t n, const coin_t *K) except -1 nogil:
+    """Put the blocks s < n with ``alive[s]`` in the treap at once (node node0 + s, value
+    K[s]): sorted by the treap's order (radix), built in O(m) on that order (the usual stack
+    of the right spine), its sums computed children first, then joined to the treap. The
+    same treap as inserting them one by one (a treap is fixed by its order and its
+    priorities), without O(m log m) random accesses. NO_MEMORY if scratch is refused."""
+    cdef int64_t *order = NULL
+    cdef int64_t *spine = NULL
+    cdef int64_t m = 0, s, i, top = 0, node, last
+    try:
+        order = <int64_t *> malloc((n if n > 0 else 1) * sizeof(int64_t))
+        spine = <int64_t *> malloc((n + 1) * sizeof(int64_t))
+        if order == NULL or spine == NULL:
+            return NO_MEMORY
+        for s in range(n):
+            if alive[s]:
+                order[m] = s
+                m += 1
+        if _sort_ids_by_key(order, m, K) == NO_MEMORY:
+            return NO_MEMORY
+        for i in range(m):
+            node = node0 + order[i]
+            val[node] = K[order[i]]
+            w.tl[node] = w.nil
+            w.tr[node] = w.nil
+            last = w.nil
+            while top > 0 and w.pri[spine[top - 1]] < w.pri[node]:
+                top -= 1
+                last = spine[top]
+            w.tl[node] = last
+            if top > 0:
+                w.tr[spine[top - 1]] = node
+            spine[top] = node
+            top += 1
+        if m > 0:
+            _w_pull_all(w, val, alt, spine[0])
+            w.root = _w_union(w, val, alt, w.root, spine[0])
+        return OK
+    finally:
+        free(order)
+        free(spine)
+
+
+cdef void *_w_regrown(void *p, size_t size) except NULL:
+    """p reallocated to ``size`` bytes; MemoryError when refused (p then stays valid and
+    unchanged). O(size)."""
+    cdef void *q = realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
 
 
 cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
@@ -541,6 +622,92 @@ cdef class RowWindows:
             return self.val_f[a] >= self.val_f[b]
         return self.val_i[a] >= self.val_i[b]
 
+    cdef tuple _move_in(self, Py_ssize_t c):
+        """``(c, from_left, flat)``: the move at the best end of component c, which has coins
+        (a row's end with the larger end block, ties left; a stack's top). O(1)."""
+        cdef bint from_left = True
+        if c < self.n_rows:
+            from_left = self._left_is_larger(c)
+        return (c, from_left, self.flat[c] - self.base[c]
+                + (self.left[c] if from_left else self.right[c] - 1))
+
+    cdef int64_t _largest_block(self) noexcept nogil:
+        """The treap node of the largest block (ties: the lowest node), -1 when the treap is
+        empty. O(log n)."""
+        cdef int64_t first = _w_first_node(&self.w)
+        return -1 if first == self.w.nil else first
+
+    cdef object _greedy_with(self, int64_t frozen_i, double frozen_f):
+        """The Greedy alternating sum of the treap's blocks, and ``frozen`` (frozen_i on int64
+        coins, frozen_f on float64 ones) with the sign of their parity: minus after an odd
+        number of blocks. O(1)."""
+        cdef int64_t root = self.w.root
+        if self.is_float:
+            if self.w.sz[root] & 1:
+                return self.alt_f[root] - frozen_f
+            return self.alt_f[root] + frozen_f
+        if self.w.sz[root] & 1:
+            return self.alt_i[root] - frozen_i
+        return self.alt_i[root] + frozen_i
+
+    # -- blocks that are not the rows' (ForestWindows: the forest's slots) ----------------------
+
+    cdef int64_t _add_cells(self, int64_t extra) except -1:
+        """Room for ``extra`` more treap nodes after the nil node; returns the first of them
+        (nil + 1). Each is alone and out of the treap until ``_insert_block`` or
+        ``_insert_blocks``; they order after every row block on ties (the treap breaks ties by
+        node id, docs/window.md). MemoryError when refused (arrays already grown stay valid).
+        O(nil + extra)."""
+        cdef int64_t nil = self.w.nil, cells = nil + 1 + extra, i
+        self.w.tl = <int64_t *> _w_regrown(self.w.tl, cells * sizeof(int64_t))
+        self.w.tr = <int64_t *> _w_regrown(self.w.tr, cells * sizeof(int64_t))
+        self.w.sz = <int64_t *> _w_regrown(self.w.sz, cells * sizeof(int64_t))
+        self.w.pri = <uint64_t *> _w_regrown(self.w.pri, cells * sizeof(uint64_t))
+        if self.is_float:
+            self.val_f = <double *> _w_regrown(self.val_f, cells * sizeof(double))
+            self.alt_f = <double *> _w_regrown(self.alt_f, cells * sizeof(double))
+        else:
+            self.val_i = <int64_t *> _w_regrown(self.val_i, cells * sizeof(int64_t))
+            self.alt_i = <int64_t *> _w_regrown(self.alt_i, cells * sizeof(int64_t))
+        for i in range(nil + 1, cells):
+            self.w.pri[i] = _w_priority(<uint64_t> i)
+            self.w.tl[i] = nil
+            self.w.tr[i] = nil
+            self.w.sz[i] = 0
+            if self.is_float:
+                self.val_f[i] = 0
+                self.alt_f[i] = 0
+            else:
+                self.val_i[i] = 0
+                self.alt_i[i] = 0
+        return nil + 1
+
+    cdef int _insert_blocks(self, int64_t node0, const uint8_t *alive, int64_t n,
+                            const int64_t *K_i, const double *K_f) except -1 nogil:
+        """Put the blocks s < n with ``alive[s]`` in the treap at once, as nodes node0 + s
+        (from ``_add_cells``) worth K_i[s] (int64 coins) or K_f[s] (float64). OK, or
+        NO_MEMORY when scratch is refused. O(m log n) for m blocks."""
+        if self.is_float:
+            return _w_add_all(&self.w, self.val_f, self.alt_f, node0, alive, n, K_f)
+        return _w_add_all(&self.w, self.val_i, self.alt_i, node0, alive, n, K_i)
+
+    cdef void _insert_block(self, int64_t node, int64_t value_i, double value_f) noexcept nogil:
+        """Put block ``node`` (from ``_add_cells``) in the treap, worth value_i (int64 coins)
+        or value_f (float64). O(log n)."""
+        if self.is_float:
+            self.val_f[node] = value_f
+            _w_tree_add(&self.w, self.val_f, self.alt_f, node)
+        else:
+            self.val_i[node] = value_i
+            _w_tree_add(&self.w, self.val_i, self.alt_i, node)
+
+    cdef void _drop_block(self, int64_t node) noexcept nogil:
+        """Take block ``node`` out of the treap. O(log n)."""
+        if self.is_float:
+            _w_drop_block(&self.w, self.val_f, self.alt_f, node)
+        else:
+            _w_drop_block(&self.w, self.val_i, self.alt_i, node)
+
     @cython.critical_section
     def best(self):
         """``(component, from_left, flat)``: an optimal move and the flat index of its coin,
@@ -552,7 +719,6 @@ cdef class RowWindows:
         O(log n) otherwise.
         """
         cdef int64_t first, c
-        cdef bint from_left = True
         if self.rows == 1 and self.n_rows == 1:
             if self.left[0] == self.right[0]:
                 return -1, True, -1
@@ -568,10 +734,7 @@ cdef class RowWindows:
                 c = self.first_stack
             else:
                 c = self._row_of(first)
-        if c < self.n_rows:
-            from_left = self._left_is_larger(c)
-        return (c, from_left, self.flat[c] - self.base[c]
-                + (self.left[c] if from_left else self.right[c] - 1))
+        return self._move_in(c)
 
     @cython.critical_section
     def best_in_row(self, Py_ssize_t c):

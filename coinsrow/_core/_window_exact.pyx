@@ -410,6 +410,54 @@ cdef class RowWindowsExact:
     cdef bint _left_is_larger(self, Py_ssize_t c):
         return self.val[self.left[c]] >= self.val[self.prv[self.right[c]]]
 
+    cdef Py_ssize_t _row_of(self, int64_t t):
+        """The component of boundary t. O(log n)."""
+        return bisect_right(self.base, t, 0, self.rows) - 1
+
+    cdef tuple _move_in(self, Py_ssize_t c):
+        """``(c, from_left, flat)``: the move at the best end of component c (see
+        ``RowWindows._move_in``)."""
+        cdef bint from_left = True
+        if c < self.n_rows:
+            from_left = self._left_is_larger(c)
+        return (c, from_left, self.flat[c] - self.base[c]
+                + (self.left[c] if from_left else self.right[c] - 1))
+
+    cdef int64_t _largest_block(self):
+        """The treap node of the largest block, -1 when the treap is empty. O(log n)."""
+        cdef int64_t i = self.root
+        if i == self.nil:
+            return -1
+        while self.tl[i] != self.nil:
+            i = self.tl[i]
+        return i
+
+    cdef object _greedy_with(self, object frozen):
+        """The Greedy alternating sum of the treap's blocks, and ``frozen`` with the sign of
+        their parity (see ``RowWindows._greedy_with``). O(1)."""
+        if self.sz[self.root] & 1:
+            return self.alt[self.root] - frozen
+        return self.alt[self.root] + frozen
+
+    # -- blocks that are not the rows' (ForestWindowsExact: the forest's slots) ---------------
+
+    cdef int64_t _add_cells(self, int64_t extra):
+        """Room for ``extra`` more treap nodes after the nil node; returns the first of them
+        (see ``RowWindows._add_cells``)."""
+        cdef int64_t nil = self.nil
+        self.tl.extend([nil] * extra)
+        self.tr.extend([nil] * extra)
+        self.sz.extend([0] * extra)
+        self.pri.extend([_w_priority_of(nil + 1 + s) for s in range(extra)])
+        self.val.extend([self.zero] * extra)
+        self.alt.extend([self.zero] * extra)
+        return nil + 1
+
+    cdef void _insert_block(self, int64_t node, object value):
+        """Put block ``node`` (from ``_add_cells``) in the treap, worth ``value``."""
+        self.val[node] = value
+        self._tree_add(node)
+
     def best_in_row(self, Py_ssize_t c):
         """True when the left end of row c is its best end (the larger end block, ties left)."""
         if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
@@ -418,13 +466,12 @@ cdef class RowWindowsExact:
 
     def best(self):
         """``(component, from_left, flat)``: an optimal move (see ``RowWindows.best``)."""
-        cdef int64_t i = self.root, c
-        cdef bint from_left = True
+        cdef int64_t c
         if self.rows == 1 and self.n_rows == 1:
             if self.left[0] == self.right[0]:
                 return -1, True, -1
             c = 0
-        elif i == self.nil:
+        elif self.root == self.nil:
             while self.first_stack < self.rows and \
                     self.left[self.first_stack] == self.right[self.first_stack]:
                 self.first_stack += 1
@@ -432,13 +479,8 @@ cdef class RowWindowsExact:
                 return -1, True, -1
             c = self.first_stack
         else:
-            while self.tl[i] != self.nil:
-                i = self.tl[i]
-            c = bisect_right(self.base, i, 0, self.rows) - 1  # the component of boundary i
-        if c < self.n_rows:
-            from_left = self._left_is_larger(c)
-        return (c, from_left, self.flat[c] - self.base[c]
-                + (self.left[c] if from_left else self.right[c] - 1))
+            c = self._row_of(self._largest_block())
+        return self._move_in(c)
 
     def blocks(self, Py_ssize_t c):
         """The block values of component c's reduced form, left to right."""
