@@ -463,7 +463,7 @@ def test_building_intervals_raises_from_its_loops():
     n = 2 * 10**5 if EXACT else 6 * 10**6
     report = interrupt(NUMPY_ROW.format(n=n) + "from coinsrow import Intervals\n"
                        "Intervals(row[:50])", "Intervals(row)", delay=0.3)
-    assert Path(report["file"]).name in {"_subrows.pyx", "_subrows_build.pyx",
+    assert Path(report["file"]).name in {"_subrows.pyx", "_subrows_core.pyx",
                                          "_subrows_exact.pyx", "_window_forests.pyx",
                                          "_window_exact.pyx"}
     assert report["latency"] < 3.0, report

@@ -47,9 +47,10 @@ from coinsrow._core._forest_slots cimport (_link_children, _slot_blocks, _slot_c
 from coinsrow._core._forest_play cimport _forest_play_into
 from coinsrow._core._heap cimport _min_pop, _min_push
 
-# The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the blocks,
-# bottom-up: the value's loop and the slots' one), _forest_play (the play's loop); this
-# module has the kernels and the engine's structure.
+# The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the value's
+# loop of the blocks, bottom-up), _forest_slots (the slots' loop, with the tie rule),
+# _forest_play (the play's loop); this module has the kernels and the engine's structure,
+# whose treap is the rows' RowWindows (it grows its own memory for the slots).
 
 
 # -- the kernels -----------------------------------------------------------------------------------

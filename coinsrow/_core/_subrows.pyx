@@ -30,12 +30,11 @@ from coinsrow._core._types cimport *
 from coinsrow._core._rows cimport _first_not_finite
 from coinsrow._core._window_forests cimport _w_forests_counted, _w_heights
 from coinsrow._core._signals cimport _forest_signals
-from coinsrow._core._subrows_build cimport (_sr_core_bytes, _sr_core_free, _sr_core_layout,
-                                            _sr_grown, _sr_numbers)
-from coinsrow._core._subrows_query cimport _sr_value
+from coinsrow._core._subrows_core cimport (_sr_core_bytes, _sr_core_free, _sr_core_layout,
+                                           _sr_grown, _sr_numbers, _sr_value)
 
-# The steps live in modules of their own: _subrows_build (heavy paths, keys, pairs and their
-# tables) and _subrows_query (a query's merge); this module has the structure.
+# The steps live in a module of their own, _subrows_core (heavy paths, keys, pairs and their
+# tables; a query's merge); this module has the structure.
 
 
 cdef class SubRows:

@@ -6,9 +6,8 @@ from coinsrow._core._signals cimport _forest_signals, _forest_signals_now
 from coinsrow._core._subrows cimport (_SR_ACC, _SR_F, _SR_OP_ADD_ACC, _SR_OP_BRIDGE,
                                       _SR_OP_RUN, _SR_OP_TABLES, _SR_OP_ZERO, _SR_TOTAL, _SRCore,
                                       _SRExec, _sr_exec_reset, _w_clamp)
-from coinsrow._core._subrows_build cimport (_sr_choose_pairs, _sr_core_bytes, _sr_core_free,
-                                            _sr_core_layout, _sr_fill_tables)
-from coinsrow._core._subrows_query cimport _sr_value
+from coinsrow._core._subrows_core cimport (_sr_choose_pairs, _sr_core_bytes, _sr_core_free,
+                                           _sr_core_layout, _sr_fill_tables, _sr_value)
 from coinsrow._core._rows_exact cimport _zero_of
 from coinsrow._core._rows_exact import check_finite_exact
 from coinsrow._core._window_exact cimport _w_order

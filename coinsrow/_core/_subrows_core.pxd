@@ -1,5 +1,5 @@
-# Declarations of coinsrow._core._subrows_build (the build of the sub-rows' structure) that
-# the structures and the exact twin cimport.
+# Declarations of coinsrow._core._subrows_core (the build and the queries of the sub-rows'
+# structure) that the structures and the exact twin cimport.
 
 from coinsrow._core._types cimport *
 from coinsrow._core._subrows cimport _SRCore, _SRExec
@@ -23,3 +23,6 @@ cdef int _sr_numbers(_SRCore *c, coin_t *h, int64_t *par1, int64_t *par2, coin_t
                      _SRExec *e) except -1 nogil
 
 cdef int64_t *_sr_grown(int64_t **scratch, int64_t count) noexcept nogil
+
+cdef void _sr_value(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *h, coin_t *alt1,
+                    coin_t *alt2, coin_t *T, int64_t lo, int64_t hi, _SRExec *e) noexcept nogil

@@ -1,15 +1,399 @@
-# coinsrow._core._subrows_build: the build of the sub-rows' structure (docs/subrows.md): both
-# static forests laid out in heavy paths, the keys and their alternating sums, the pairs of
-# paths that get a table and the tables' checkpoints. The method is described at the top of
-# _subrows.pyx.
+# coinsrow._core._subrows_core: the core of the sub-rows' structure (docs/subrows.md), for
+# SubRows (_subrows) and its exact twin: the build (both static forests laid out in heavy
+# paths, the keys and their alternating sums, the pairs of paths that get a table and the
+# tables' checkpoints) and a query (the two sides of a window as slot ranges of heavy paths,
+# merged chunk by chunk: run by run, or from a pair's table). The method is described at the
+# top of _subrows.pyx.
 
 from coinsrow._core._types cimport *
 from coinsrow._core._signals cimport _forest_signals, _forest_signals_now
 from coinsrow._core._window_forests cimport _w_alloc_each, _w_free_each
-from coinsrow._core._subrows cimport (_SR_CHECKPOINT_BUDGET, _SR_F, _SR_MIN_SHIFT,
+from coinsrow._core._subrows cimport (_SR_ACC, _SR_CHECKPOINT_BUDGET, _SR_F, _SR_MAX_SEGMENTS,
+                                      _SR_MIN_SHIFT, _SR_OP_ADD_ACC, _SR_OP_BRIDGE, _SR_OP_RUN,
+                                      _SR_OP_STORE, _SR_OP_TABLES, _SR_OP_ZERO, _SR_TOTAL,
                                       _SR_WORK_PER_SIGNAL_CHECK, _SRCore, _SRExec, _SRSide)
-from coinsrow._core._subrows_query cimport (_AtMost, _Below, _sr_checkpoints, _sr_forward,
-                                            _sr_gallop, _sr_store, _sr_zero_f)
+
+
+# ---------------------------------------------------------------------------------------
+# Searches along slots. Keys are non-increasing along a path; ns increases, ps decreases.
+
+# The tests of _sr_gallop, chosen at compile time (one specialisation each, no flag in the
+# loop). Callers call _sr_gallop itself: behind one-line wrappers gcc inlined it otherwise
+# and the table builds took 1.7% more instructions (callgrind, a triangle wave of 10^5).
+cdef struct _Below:     # K[s] < y
+    char unused
+
+cdef struct _AtMost:    # K[s] <= y
+    char unused
+
+cdef struct _Above:     # K[s] > y
+    char unused
+
+ctypedef fused gallop_test_t:
+    _Below
+    _AtMost
+    _Above
+
+
+cdef inline bint _sr_holds(coin_t k, coin_t y, gallop_test_t *test) noexcept nogil:
+    if gallop_test_t is _Below:
+        return k < y
+    elif gallop_test_t is _AtMost:
+        return k <= y
+    else:
+        return k > y
+
+
+cdef inline int64_t _sr_gallop(coin_t *K, int64_t a, int64_t b, coin_t y,
+                               gallop_test_t *test) noexcept nogil:
+    """First slot s in [a, b) where ``test`` holds of K[s] and y, b if none; it must hold
+    from some slot on. Galloping from a: O(log(s - a + 1))."""
+    cdef int64_t lo = a, hi, step = 1, mid
+    if a >= b or _sr_holds(K[a], y, test):
+        return a
+    while True:
+        hi = lo + step
+        if hi >= b:
+            hi = b
+            break
+        if _sr_holds(K[hi], y, test):
+            break
+        lo = hi
+        step <<= 1
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1
+        if _sr_holds(K[mid], y, test):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# ---------------------------------------------------------------------------------------
+# Numeric operations: performed on machine numbers, or recorded for the exact twin.
+
+cdef inline void _sr_push(_SRExec *e, int64_t code, int64_t x, int64_t y, int64_t z) noexcept nogil:
+    cdef int64_t cap
+    cdef int64_t *grown
+    if e.nops + 4 > e.cap:
+        cap = 2 * e.cap if e.cap else 1024
+        grown = <int64_t *> realloc(e.ops, cap * sizeof(int64_t))
+        if grown == NULL:
+            e.nomem = True
+            return
+        e.ops = grown
+        e.cap = cap
+    e.ops[e.nops] = code
+    e.ops[e.nops + 1] = x
+    e.ops[e.nops + 2] = y
+    e.ops[e.nops + 3] = z
+    e.nops += 4
+
+
+cdef inline void _sr_add_to(_SRExec *e, int reg, coin_t r, bint minus) noexcept nogil:
+    """reg +-= r (int64: checked, an overflow noted in e)."""
+    if coin_t is int64_t:
+        if minus:
+            e.overflow |= sub_checked(e.ri[reg], r, &e.ri[reg])
+        else:
+            e.overflow |= add_checked(e.ri[reg], r, &e.ri[reg])
+    else:
+        if minus:
+            e.rf[reg] = e.rf[reg] - r
+        else:
+            e.rf[reg] = e.rf[reg] + r
+
+
+cdef inline void _sr_run(_SRExec *e, int reg, int f, coin_t *alt, int64_t a, int64_t b,
+                         bint minus) noexcept nogil:
+    """reg +-= alt[b] - alt[a]."""
+    cdef coin_t r
+    if e.record:
+        _sr_push(e, _SR_OP_RUN, reg * 4 + f * 2 + minus, a, b)
+        return
+    if coin_t is int64_t:
+        e.overflow |= sub_checked(alt[b], alt[a], &r)
+    else:
+        r = alt[b] - alt[a]
+    _sr_add_to(e, reg, r, minus)
+
+
+cdef inline void _sr_tables(_SRExec *e, coin_t *T, int64_t c1, int64_t c0) noexcept nogil:
+    """acc = T[c1] - T[c0] (a negative index stands for the zero at merged position 0)."""
+    if e.record:
+        _sr_push(e, _SR_OP_TABLES, c1, c0, 0)
+        return
+    if coin_t is int64_t:
+        e.ri[_SR_ACC] = T[c1] if c1 >= 0 else 0
+    else:
+        e.rf[_SR_ACC] = T[c1] if c1 >= 0 else 0
+    if c0 >= 0:
+        _sr_add_to(e, _SR_ACC, T[c0], True)
+
+
+cdef inline void _sr_add_acc(_SRExec *e, coin_t *T, bint minus) noexcept nogil:
+    """total +-= acc (T only selects the number type)."""
+    if e.record:
+        _sr_push(e, _SR_OP_ADD_ACC, minus, 0, 0)
+        return
+    if coin_t is int64_t:
+        _sr_add_to(e, _SR_TOTAL, e.ri[_SR_ACC], minus)
+    else:
+        _sr_add_to(e, _SR_TOTAL, e.rf[_SR_ACC], minus)
+
+
+cdef inline void _sr_bridge(_SRExec *e, coin_t *h, int64_t u, int64_t v, bint minus) noexcept nogil:
+    """total +-= h[u] + h[v]."""
+    cdef coin_t b
+    if e.record:
+        _sr_push(e, _SR_OP_BRIDGE, u, v, minus)
+        return
+    if coin_t is int64_t:
+        e.overflow |= add_checked(h[u], h[v], &b)
+    else:
+        b = h[u] + h[v]
+    _sr_add_to(e, _SR_TOTAL, b, minus)
+
+
+cdef inline void _sr_zero_f(_SRExec *e, coin_t *T) noexcept nogil:
+    if e.record:
+        _sr_push(e, _SR_OP_ZERO, 0, 0, 0)
+        return
+    if coin_t is int64_t:
+        e.ri[_SR_F] = 0
+    else:
+        e.rf[_SR_F] = 0
+
+
+cdef inline void _sr_store(_SRExec *e, coin_t *T, int64_t c) noexcept nogil:
+    if e.record:
+        _sr_push(e, _SR_OP_STORE, c, 0, 0)
+        return
+    if coin_t is int64_t:
+        T[c] = e.ri[_SR_F]
+    else:
+        T[c] = e.rf[_SR_F]
+
+
+# ---------------------------------------------------------------------------------------
+# The checkpoints of a pair.
+
+cdef inline int64_t _sr_checkpoints(_SRCore *c, int64_t pr) noexcept nogil:
+    """Checkpoints of a pair: at s0, s0 + spacing, ... (below s1), and at s1."""
+    return ((c.pair_s1[pr] - c.pair_s0[pr] - 1) >> c.shift) + 2
+
+
+# ---------------------------------------------------------------------------------------
+# Searches along slots: the heavy paths of one side of a window.
+
+cdef inline bint _sr_stops(int64_t ext, int64_t bound, int f) noexcept nogil:
+    """The path of a side ends here: ns > R (forest 0) or ps < L (forest 1)."""
+    return ext > bound if f == 0 else ext < bound
+
+
+cdef int64_t _sr_segments(_SRSide *s, int f, int64_t x, int64_t bound, int64_t *seg_path,
+                          int64_t *seg_from, int64_t *seg_to, int64_t *end_node) noexcept nogil:
+    """The entries of one side of a window, as slot ranges [seg_from, seg_to) of heavy paths,
+    from x up to the first node whose ext passes ``bound`` (written to end_node)."""
+    cdef int64_t k = 0, a = s.slot[x], p, t, hi
+    while True:
+        p = s.path[a]
+        t = s.top[p]
+        if _sr_stops(s.ext[t], bound, f):
+            # The first slot that stops (t does).
+            if f == 0:
+                hi = _sr_gallop(s.ext, a, t, bound, <_Above *> NULL)
+            else:
+                hi = _sr_gallop(s.ext, a, t, bound, <_Below *> NULL)
+            seg_path[k] = p
+            seg_from[k] = a
+            seg_to[k] = hi
+            end_node[0] = s.node[hi]
+            return k + 1
+        seg_path[k] = p
+        seg_from[k] = a
+        seg_to[k] = t + 1
+        k += 1
+        a = s.up[p]
+
+
+# ---------------------------------------------------------------------------------------
+# Merging.
+
+cdef inline void _sr_side_run(_SRCore *c, int f, coin_t *alt, int64_t a, int64_t b,
+                              int64_t *parity, _SRExec *e) noexcept nogil:
+    """Add the entries of slots [a, b) of one path to the total, alternating from the current
+    parity (the number of entries added so far)."""
+    cdef int64_t start
+    if a == b:
+        return
+    start = c.side[f].start[c.side[f].path[a]]
+    _sr_run(e, _SR_TOTAL, f, alt, a, b, ((parity[0] ^ (a - start)) & 1) != 0)
+    parity[0] += b - a
+
+
+cdef void _sr_forward(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
+                      int64_t X, int64_t Y, int64_t *pos, int64_t *ix, int64_t d, int reg,
+                      bint negate, _SRExec *e) noexcept nogil:
+    """Merge d more entries of the whole paths X and Y from merged position pos (ix of them
+    from X) into register reg: reg +-= sum of (-1)^q w_q over the merged positions q."""
+    cdef int64_t sx = c.side[0].start[X], lx = c.side[0].weighted[X]
+    cdef int64_t sy = c.side[1].start[Y], ly = c.side[1].weighted[Y]
+    cdef int64_t iy = pos[0] - ix[0], end, j, length
+    while d > 0:
+        if ix[0] < lx and (iy >= ly or K1[sx + ix[0]] >= K2[sy + iy]):
+            end = sx + (lx if lx - ix[0] < d else ix[0] + d)
+            j = end if iy >= ly else _sr_gallop(K1, sx + ix[0], end, K2[sy + iy],
+                                                <_Below *> NULL)
+            _sr_run(e, reg, 0, alt1, sx + ix[0], j,
+                    (((pos[0] ^ ix[0]) & 1) != 0) != negate)
+            length = j - sx - ix[0]
+            ix[0] += length
+        else:
+            end = sy + (ly if ly - iy < d else iy + d)
+            j = end if ix[0] >= lx else _sr_gallop(K2, sy + iy, end, K1[sx + ix[0]],
+                                                   <_AtMost *> NULL)
+            _sr_run(e, reg, 1, alt2, sy + iy, j, (((pos[0] ^ iy) & 1) != 0) != negate)
+            length = j - sy - iy
+            iy += length
+        pos[0] += length
+        d -= length
+
+
+cdef inline int64_t _sr_find_pair(_SRCore *c, int64_t X, int64_t Y) noexcept nogil:
+    """The table of the pair (X, Y), or -1."""
+    cdef int64_t lo, hi, mid
+    if c.npairs == 0:
+        return -1
+    lo = c.pair_first[X]
+    hi = c.pair_first[X + 1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if c.pair_y[mid] < Y:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < c.pair_first[X + 1] and c.pair_y[lo] == Y:
+        return lo
+    return -1
+
+
+cdef inline int64_t _sr_checkpoint(_SRCore *c, int64_t pr, int64_t P, int64_t *pos,
+                                   int64_t *ix) noexcept nogil:
+    """The last checkpoint at or before merged position P (-1: position 0)."""
+    cdef int64_t s0 = c.pair_s0[pr], s1 = c.pair_s1[pr], k
+    if P < s0:
+        pos[0] = 0
+        ix[0] = 0
+        return -1
+    if P >= s1:
+        k = _sr_checkpoints(c, pr) - 1
+        pos[0] = s1
+    else:
+        k = (P - s0) >> c.shift
+        pos[0] = s0 + (k << c.shift)
+    k += c.pair_cp[pr]
+    ix[0] = c.cp_x[k]
+    return k
+
+
+cdef void _sr_chunk(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
+                    coin_t *T, int64_t X, int64_t a0, int64_t a1, int64_t Y, int64_t b0,
+                    int64_t b1, int64_t *parity, _SRExec *e) noexcept nogil:
+    """Merge left entries in slots [a0, a1) of path X with right entries in slots [b0, b1)
+    of path Y: all of them lie between the entries merged before and after."""
+    cdef int64_t sx = 0, sy = 0, j, pr, P0, P1, c1, c0, pos1, ix1, pos0, ix0
+    if a0 < a1 and b0 < b1:
+        sx = c.side[0].start[X]
+        sy = c.side[1].start[Y]
+        # Entries of X below a0 (not in this window) may come after some of the chunk's
+        # entries of Y, or the other way round: those lead the chunk as one run. After it,
+        # every entry of X and Y before the chunk in their paths comes before it in the
+        # merge of the whole paths, so the chunk is merged positions [P0, P1) there.
+        if a0 > sx and K1[a0 - 1] < K2[b0]:
+            j = _sr_gallop(K2, b0, b1, K1[a0 - 1], <_AtMost *> NULL)
+            _sr_side_run(c, 1, alt2, b0, j, parity, e)
+            b0 = j
+        elif b0 > sy and K2[b0 - 1] <= K1[a0]:
+            j = _sr_gallop(K1, a0, a1, K2[b0 - 1], <_Below *> NULL)
+            _sr_side_run(c, 0, alt1, a0, j, parity, e)
+            a0 = j
+    if a0 < a1 and b0 < b1:
+        P0 = (a0 - sx) + (b0 - sy)
+        P1 = (a1 - sx) + (b1 - sy)
+        pr = _sr_find_pair(c, X, Y) if P1 - P0 > (2 << c.shift) else -1
+        if pr >= 0:
+            c1 = _sr_checkpoint(c, pr, P1, &pos1, &ix1)
+            c0 = _sr_checkpoint(c, pr, P0, &pos0, &ix0)
+            _sr_tables(e, T, c1, c0)
+            _sr_forward(c, K1, K2, alt1, alt2, X, Y, &pos1, &ix1, P1 - pos1, _SR_ACC, False, e)
+            _sr_forward(c, K1, K2, alt1, alt2, X, Y, &pos0, &ix0, P0 - pos0, _SR_ACC, True, e)
+            # The chunk alternates from its first entry: (-1)^P0 (F(P1) - F(P0)).
+            _sr_add_acc(e, T, ((parity[0] ^ P0) & 1) != 0)
+            parity[0] += P1 - P0
+            return
+        while a0 < a1 and b0 < b1:
+            if K1[a0] >= K2[b0]:
+                j = _sr_gallop(K1, a0, a1, K2[b0], <_Below *> NULL)
+                _sr_side_run(c, 0, alt1, a0, j, parity, e)
+                a0 = j
+            else:
+                j = _sr_gallop(K2, b0, b1, K1[a0], <_AtMost *> NULL)
+                _sr_side_run(c, 1, alt2, b0, j, parity, e)
+                b0 = j
+    _sr_side_run(c, 0, alt1, a0, a1, parity, e)
+    _sr_side_run(c, 1, alt2, b0, b1, parity, e)
+
+
+cdef void _sr_value(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *h, coin_t *alt1,
+                    coin_t *alt2, coin_t *T, int64_t lo, int64_t hi, _SRExec *e) noexcept nogil:
+    """The value of the coins between boundaries lo < hi into the total register."""
+    cdef int64_t a_path[_SR_MAX_SEGMENTS]
+    cdef int64_t a_from[_SR_MAX_SEGMENTS]
+    cdef int64_t a_to[_SR_MAX_SEGMENTS]
+    cdef int64_t b_path[_SR_MAX_SEGMENTS]
+    cdef int64_t b_from[_SR_MAX_SEGMENTS]
+    cdef int64_t b_to[_SR_MAX_SEGMENTS]
+    cdef int64_t na, nb, ia = 0, ib = 0, sa, sb, ea, eb, ja, jb, u = 0, v = 0, parity = 0
+    na = _sr_segments(&c.side[0], 0, lo, hi, a_path, a_from, a_to, &u)
+    nb = _sr_segments(&c.side[1], 1, hi, lo, b_path, b_from, b_to, &v)
+    sa = a_from[0]
+    sb = b_from[0]
+    while True:
+        while ia < na and sa == a_to[ia]:
+            ia += 1
+            if ia < na:
+                sa = a_from[ia]
+        while ib < nb and sb == b_to[ib]:
+            ib += 1
+            if ib < nb:
+                sb = b_from[ib]
+        if ia == na or ib == nb:
+            break
+        ea = a_to[ia]
+        eb = b_to[ib]
+        # The chunk ends with the last entry of one of the two current segments.
+        if K1[ea - 1] >= K2[eb - 1]:
+            ja = ea
+            jb = _sr_gallop(K2, sb, eb, K1[ea - 1], <_AtMost *> NULL)
+        else:
+            jb = eb
+            ja = _sr_gallop(K1, sa, ea, K2[eb - 1], <_Below *> NULL)
+        _sr_chunk(c, K1, K2, alt1, alt2, T, a_path[ia], sa, ja, b_path[ib], sb, jb, &parity, e)
+        sa = ja
+        sb = jb
+    while ia < na:
+        _sr_side_run(c, 0, alt1, sa, a_to[ia], &parity, e)
+        ia += 1
+        if ia < na:
+            sa = a_from[ia]
+    while ib < nb:
+        _sr_side_run(c, 1, alt2, sb, b_to[ib], &parity, e)
+        ib += 1
+        if ib < nb:
+            sb = b_from[ib]
+    # The bridge, the smallest block, comes last.
+    _sr_bridge(e, h, u, v, (parity & 1) != 0)
 
 
 # ---------------------------------------------------------------------------------------
