@@ -37,8 +37,8 @@ from oracles import after_move, brute_forest_solver, brute_forest_value, brute_v
 
 # The files an interrupt of a forest kernel may land in: the kernels' module, its steps' and
 # the exact twins'.
-_FOREST_FILES = ("_forest.pyx", "_forest_blocks.pyx", "_forest_slots.pyx", "_forest_play.pyx",
-                 "_sort.pyx", "_forest_exact.pyx")
+_FOREST_FILES = ("_forest.pyx", "_forest_blocks.pyx", "_forest_play.pyx", "_sort.pyx",
+                 "_forest_exact.pyx")
 
 # -- random positions ----------------------------------------------------------------------
 
@@ -1064,8 +1064,8 @@ try:
     game.value()
 except KeyboardInterrupt as error:
     stopped = time.monotonic()
-    inside = any(f.filename.endswith(("_forest.pyx", "_forest_blocks.pyx", "_forest_slots.pyx",
-                                      "_sort.pyx", "_forest_exact.pyx"))
+    inside = any(f.filename.endswith(("_forest.pyx", "_forest_blocks.pyx", "_sort.pyx",
+                                      "_forest_exact.pyx"))
                  for f in traceback.extract_tb(error.__traceback__))
     print("interrupted", inside, repr(stopped), flush=True)
 else:

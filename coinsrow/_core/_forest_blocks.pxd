@@ -29,7 +29,3 @@ cdef int _forest_released_wide(const coin_t[::1] coins, int64_t fbase,
                                const int64_t[::1] parents, const uint8_t[::1] removed,
                                coin_t *keys, int64_t *n_keys, coin_t *frozen,
                                bint *overflow) except -1 nogil
-
-cdef int64_t _forest_not_finite(const double[::1] coins, const int64_t[::1] starts,
-                                const int64_t[::1] stops, int64_t fbase,
-                                const uint8_t[::1] removed) noexcept nogil

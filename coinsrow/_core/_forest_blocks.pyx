@@ -1,14 +1,13 @@
 # coinsrow._core._forest_blocks: the blocks of a forest, bottom-up, for the value, where ties
 # do not matter (docs/forests.md; the method is described at the top of _forest.pyx). The
-# slots' variant with the tie rule, which the play and the engine use, is _forest_slots.
+# slots' variant with the tie rule, which the play and the engine use, is in _forest_play.
 
 from coinsrow._core._types cimport *
 
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._sort cimport _sort_ascending
-from coinsrow._core._rows cimport _first_not_finite
-from coinsrow._core._forest_slots cimport _FOREST_RUN, _slot_blocks
+from coinsrow._core._forest_play cimport _FOREST_RUN, _slot_blocks
 
 
 cdef struct _Node:
@@ -849,20 +848,3 @@ cdef int _forest_released_wide(const coin_t[::1] coins, int64_t fbase,
         free(K)
         free(released)
         free(alive)
-
-
-cdef int64_t _forest_not_finite(const double[::1] coins, const int64_t[::1] starts,
-                                const int64_t[::1] stops, int64_t fbase,
-                                const uint8_t[::1] removed) noexcept nogil:
-    """The flat index of the first NaN or infinity on the table (rows and stacks first), or
-    -1."""
-    cdef Py_ssize_t c
-    cdef int64_t i, bad
-    for c in range(starts.shape[0]):
-        bad = _first_not_finite(coins, starts[c], stops[c])
-        if bad >= 0:
-            return bad
-    for i in range(removed.shape[0]):
-        if not removed[i] and not isfinite(coins[fbase + i]):
-            return fbase + i
-    return -1
