@@ -18,8 +18,9 @@ from typing import Any, NamedTuple, overload
 from ._coins import Number
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
-from ._game import Game
+from ._game import Game, where
 from ._moves import Move
+from ._results import Profits
 from ._text import format_number
 
 __all__ = ["Analysis", "Review", "analyze"]
@@ -185,6 +186,46 @@ class Analysis(Sequence[Review]):
             "first": f(self.first), "second": f(self.second), "optimal": f(self.optimal),
             "losses": [f(self.losses[0]), f(self.losses[1])], "finished": self.finished,
         }
+
+
+    def _bases(self) -> list[int]:
+        """Each component's original position of its first coin at the start."""
+        position = where(self.start)
+        bases = position.coins.bases
+        return [start - bases[c] for c, start in enumerate(position.starts)]
+
+    def to_svg(self) -> str:
+        """An SVG picture of the moves played: each coin coloured by the player who took
+        it, the turn under it, the coins not taken grey; the played totals on top.
+
+        Returns
+        -------
+        str
+            A standalone SVG document.
+
+        Cost: O(n) for n coins.
+        """
+        from ._svg import game_svg
+
+        return game_svg(self.start, play=[r.move for r in self._reviews],
+                        profits=Profits(self.first, self.second), bases=self._bases())
+
+    def to_html(self) -> str:
+        """A self-contained web page of the review: the picture, buttons and keys to step
+        through the moves, each position's value, and each move's worth and loss (the moves
+        that lost marked). Works offline; a game of more than 5,000 coins gets the review's
+        table alone (its first and last moves and those that lost most).
+
+        Returns
+        -------
+        str
+            The HTML document.
+
+        Cost: O(n log n) for n coins.
+        """
+        from ._html import review_html
+
+        return review_html(self, self._bases())
 
 
 def _review_line(r: Review) -> str:
