@@ -48,16 +48,16 @@ _HOMES = {
     "Review": "_analysis",
     "Segment": "_reduction",
     "analyze": "_analysis",
-    "best_move": "_game",
+    "best_move": "_row_calls",
     "cooperative_max": "_cooperative",
     "explain": "_explain",
     "pizza": "_pizza",
-    "play": "_game",
-    "profits": "_game",
+    "play": "_row_calls",
+    "profits": "_row_calls",
     "profits_many": "_batch",
     "silver_dollar": "silver_dollar",
     "simulate": "_strategies",
-    "value": "_game",
+    "value": "_row_calls",
     "values_many": "_batch",
 }
 
@@ -71,12 +71,13 @@ if TYPE_CHECKING:
     from ._cooperative import cooperative_max
     from ._engine import Engine
     from ._explain import Explanation, explain
-    from ._game import Game, best_move, play, profits, value
+    from ._game import Game
     from ._intervals import Intervals
     from ._moves import Move
     from ._pizza import pizza
     from ._reduction import Segment
     from ._results import PizzaResult, Profits
+    from ._row_calls import best_move, play, profits, value
     from ._strategies import Playout, simulate
 
 

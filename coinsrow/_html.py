@@ -26,6 +26,7 @@ from typing import Any
 
 from ._coins import round_float
 from ._dispatch import EXACT_DECIMAL
+from ._moves import move_words
 from ._svg import COLOURS, game_svg
 from ._text import format_number
 
@@ -162,16 +163,8 @@ def _json_script(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _where(move: Any) -> str:
-    if move.kind == "tree":
-        return f"the root node {move.index} of the forest"
-    if move.kind == "stack":
-        return f"the top of stack {move.index}"
-    return f"the {move.end} end of row {move.index}"
-
-
 def _describe(turn: int, move: Any) -> str:
-    return f"{PLAYER_NAMES[turn % 2]} takes {format_number(move.coin)} from {_where(move)}"
+    return f"{PLAYER_NAMES[turn % 2]} takes {format_number(move.coin)} from {move_words(move)}"
 
 
 def _steps(moves: list, floats: bool, zero: Any) -> tuple[list[str], list[str], list[str]]:
@@ -300,7 +293,7 @@ def _summary_page(game: Any) -> str:
     first, second, _ = _steps(moves, floats, type(profits.first)(0))
     value = game.value()
     rows = "\n".join(
-        f"<tr><td>{t + 1}</td><td>{PLAYER_NAMES[t % 2]}</td><td>{escape(_where(m))}</td>"
+        f"<tr><td>{t + 1}</td><td>{PLAYER_NAMES[t % 2]}</td><td>{escape(move_words(m))}</td>"
         f"<td>{escape(format_number(m.coin))}</td><td>{escape(first[t + 1])}</td>"
         f"<td>{escape(second[t + 1])}</td></tr>"
         for t, m in enumerate(moves))

@@ -16,7 +16,7 @@ from typing import Any, Literal, NamedTuple
 from . import _core
 from ._coins import Coins, Number, describe, is_bool, short_repr
 
-__all__ = ["END_CODES", "END_NAMES", "Move", "MoveError", "moves", "resolve"]
+__all__ = ["END_CODES", "END_NAMES", "Move", "MoveError", "move_words", "moves", "resolve"]
 
 End = _core.End
 
@@ -54,6 +54,48 @@ class Move(NamedTuple):
     end: str
     position: int
     coin: Number
+
+
+WordsStyle = Literal["phrase", "column", "command"]
+
+
+def move_words(move: Move, style: WordsStyle = "phrase", one_row: bool = False) -> str:
+    """Where ``move`` takes its coin, in words: the one place every output names a move.
+
+    O(1).
+
+    Parameters
+    ----------
+    move : Move
+        The move (only ``kind``, ``index`` and ``end`` are read).
+    style : {"phrase", "column", "command"}
+        ``"phrase"``: for a sentence, "the left end of row 0", "the top of stack 1", "the
+        root node 3 of the forest" (the web page, the command line's best move);
+        ``"column"``: for a table's column, "row 0 left", "stack 1 top", "tree node 3";
+        ``"command"``: as ``coinsrow play``'s commands name it, "row 0 left" ("left end"
+        when ``one_row``), "stack 1", "node 3".
+    one_row : bool, default False
+        The game is one row (``"command"`` then names only the end).
+
+    Returns
+    -------
+    str
+        The words, without the coin.
+    """
+    kind, index, end = move.kind, move.index, move.end
+    if style == "phrase":
+        if kind == "tree":
+            return f"the root node {index} of the forest"
+        if kind == "stack":
+            return f"the top of stack {index}"
+        return f"the {end} end of row {index}"
+    if style == "column":
+        return f"tree node {index}" if kind == "tree" else f"{kind} {index} {end}"
+    if kind == "tree":
+        return f"node {index}"
+    if kind == "stack":
+        return f"stack {index}"
+    return f"{end} end" if one_row else f"row {index} {end}"
 
 
 class MoveError(ValueError):

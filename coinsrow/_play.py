@@ -39,7 +39,7 @@ from ._coins import Number, round_float
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
 from ._game import Game, where
-from ._moves import End, Move, move_at
+from ._moves import End, Move, move_at, move_words
 from ._text import format_number
 
 __all__ = ["InputError", "Outcome", "play"]
@@ -90,15 +90,6 @@ class _Total:
 
 def _coins(count: int) -> str:
     return "1 coin" if count == 1 else f"{count} coins"
-
-
-def _where_taken(move: Move, one_row: bool) -> str:
-    """Where a move takes its coin, as the prompt's words name it."""
-    if move.kind == "tree":
-        return f"node {move.index}"
-    if move.kind == "stack":
-        return f"stack {move.index}"
-    return f"{move.end} end" if one_row else f"row {move.index} {move.end}"
 
 
 def _number_below(text: str, count: int) -> int | None:
@@ -384,12 +375,13 @@ class _Match:
     def describe(self, player: str, move: Move, loss: Any) -> str:
         who = "you take" if player == HUMAN else "engine takes"
         shown = "0" if loss == 0 else format_number(loss)
-        return (f"{who} {format_number(move.coin)} ({_where_taken(move, self.one_row)}): "
-                f"gave away {shown}")
+        taken = move_words(move, "command", self.one_row)
+        return f"{who} {format_number(move.coin)} ({taken}): gave away {shown}"
 
     def hint(self) -> str:
         move = self.engine.best_move()
-        return (f"hint: {_where_taken(move, self.one_row)} (takes {format_number(move.coin)}); "
+        taken = move_words(move, "command", self.one_row)
+        return (f"hint: {taken} (takes {format_number(move.coin)}); "
                 f"this position is worth {format_number(self.engine.value())} to you")
 
     def summary(self) -> list[str]:
@@ -519,7 +511,8 @@ def _loop(match: _Match, stdin: TextIO, out: TextIO, interactive: bool) -> Outco
                 _write(out, [message])
                 continue
             said = ", ".join(("your " if player == HUMAN else "the engine's ")
-                             + f"{format_number(move.coin)} ({_where_taken(move, match.one_row)})"
+                             + f"{format_number(move.coin)} "
+                             + f"({move_words(move, 'command', match.one_row)})"
                              for player, move, _ in taken_back)
             _write(out, [f"taken back: {said}"] + match.position_lines())
         else:

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from coinsrow import Game, _cli
-from coinsrow._cli import MAX_DIGITS, main
+from coinsrow import Game, _cli, _cli_input
+from coinsrow._cli import main
+from coinsrow._cli_input import MAX_DIGITS
 from coinsrow._svg import MAX_COINS, game_svg
 
 from modes import machine_only
@@ -139,15 +140,15 @@ def test_the_digit_limit_is_exactly_max_digits():
 
 
 def check_the_limit():
-    assert _cli.parse_number("1e" + str(MAX_DIGITS - 1), "x") == Decimal("1e99999")
-    assert _cli.parse_number("1" * MAX_DIGITS, "x") == int("1" * MAX_DIGITS)
-    assert _cli.parse_number("-0.0" + "0" * (MAX_DIGITS - 3), "x") == 0
+    assert _cli_input.parse_number("1e" + str(MAX_DIGITS - 1), "x") == Decimal("1e99999")
+    assert _cli_input.parse_number("1" * MAX_DIGITS, "x") == int("1" * MAX_DIGITS)
+    assert _cli_input.parse_number("-0.0" + "0" * (MAX_DIGITS - 3), "x") == 0
     for text in ("1e" + str(MAX_DIGITS), "1" * (MAX_DIGITS + 1), "1e-" + str(MAX_DIGITS),
                  "1" * (MAX_DIGITS // 2) + "/" + "1" * (MAX_DIGITS // 2 + 1), "1e+0999999",
                  "1.5e" + "0" * 50 + "100000"):
-        with pytest.raises(_cli.UsageError, match="too long"):
-            _cli.parse_number(text, "x")
-    assert _cli.parse_number("1e" + "0" * 500 + "5", "x") == Decimal("1e5")  # leading zeros
+        with pytest.raises(_cli_input.UsageError, match="too long"):
+            _cli_input.parse_number(text, "x")
+    assert _cli_input.parse_number("1e" + "0" * 500 + "5", "x") == Decimal("1e5")  # leading zeros
 
 
 def test_big_numbers_within_the_limit_still_work():
@@ -416,9 +417,9 @@ def test_big_input_files_are_read_in_one_pass(tmp_path):
     rng = random.Random(12)
     rows = [[rng.randint(-10**12, 10**12) for _ in range(1000)] for _ in range(3)]
     text = "\n".join(", ".join(map(str, row)) for row in rows)
-    assert list(_cli.parse_coins(text, "f", False)) == [c for row in rows for c in row]
-    assert list(_cli.parse_coins("1 2 " + str(2**70) + " 3", "f", False)) == [1, 2, 2**70, 3]
-    with pytest.raises(_cli.UsageError, match="f, line 4: '1-2' is not a number"):
-        _cli.parse_coins(text + "\n1-2", "f", False)
-    with pytest.raises(_cli.UsageError, match="line 2: '--3' is not a number"):
-        _cli.parse_coins("1\n--3", "f", False)
+    assert list(_cli_input.parse_coins(text, "f", False)) == [c for row in rows for c in row]
+    assert list(_cli_input.parse_coins("1 2 " + str(2**70) + " 3", "f", False)) == [1, 2, 2**70, 3]
+    with pytest.raises(_cli_input.UsageError, match="f, line 4: '1-2' is not a number"):
+        _cli_input.parse_coins(text + "\n1-2", "f", False)
+    with pytest.raises(_cli_input.UsageError, match="line 2: '--3' is not a number"):
+        _cli_input.parse_coins("1\n--3", "f", False)
