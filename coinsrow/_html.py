@@ -209,6 +209,12 @@ _RULES = ("Two players take turns; a move takes a coin from either end of a row,
           "play optimally, each collecting as much as possible.")
 
 
+_REVIEW_RULES = ("Two players take turns; a move takes a coin from either end of a row, the "
+                 "top of a stack (drawn top first) or a root of a tree. Each move played is "
+                 "compared with optimal play: its worth is the coin minus what the opponent "
+                 "can then gain, its loss how much less than the best that is.")
+
+
 def game_html(game: Any, *, delay_ms: int = 600) -> str:
     """A self-contained HTML page of ``game`` (a ``Game``) and one optimal play from it.
 
@@ -358,15 +364,16 @@ def review_html(analysis: Any, bases: Any = None, *, delay_ms: int = 600) -> str
     shown = reviews if not big else _review_sample(reviews)
     table = "\n".join(
         f'<tr class="move{" lost" if r.loss != 0 else ""}"><td>{r.turn + 1}</td>'
-        f"<td>{PLAYER_NAMES[r.player]}</td><td class=\"move\">{escape(_where(r.move))}</td>"
+        f"<td>{PLAYER_NAMES[r.player]}</td><td class=\"move\">{escape(move_words(r.move))}</td>"
         f"<td>{escape(f(r.coin))}</td><td>{escape(f(r.best))}</td>"
         f"<td>{escape(f(r.worth))}</td><td class=\"loss\">{escape(f(r.loss))}</td></tr>"
         for r in shown)
     margin = f(_difference(analysis.first, analysis.second))
     verdict = (f"Optimal play gives the first player a margin of <b id=\"optimal\">"
-               f"{escape(f(analysis.optimal))}</b>; in this game she "
-               f"{'ended' if analysis.finished else 'is'} <b id=\"margin\">{escape(margin)}"
-               f"</b> ahead. Losses: first player <b id=\"loss-first\">"
+               f"{escape(f(analysis.optimal))}</b>; her margin "
+               f"{'in this game' if analysis.finished else 'so far (the game is not finished)'}"
+               f": <b id=\"margin\">{escape(margin)}</b>. Losses: first player "
+               f"<b id=\"loss-first\">"
                f"{escape(f(analysis.losses[0]))}</b>, second player <b id=\"loss-second\">"
                f"{escape(f(analysis.losses[1]))}</b>.")
     if analysis.finished:
@@ -390,7 +397,7 @@ def review_html(analysis: Any, bases: Any = None, *, delay_ms: int = 600) -> str
     next_move = described[0] if n else "none"
     body = f"""<main>
 <h1>Coins in a row: a reviewed game</h1>
-<p class="rules">{escape(_RULES.replace("both play optimally, each collecting as much as possible", "each move is compared with optimal play"))}</p>
+<p class="rules">{escape(_REVIEW_RULES)}</p>
 <p class="verdict">{verdict}</p>
 <div class="controls">
 <button id="to-start" type="button" title="back to the start (Home)">&#x25c0;&#x25c0; Start

@@ -18,63 +18,57 @@ from __future__ import annotations
 import bisect
 import decimal
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
-from ._coins import FLOAT64, Number
+from ._coins import Number
 from ._dispatch import EXACT_DECIMAL
-from ._game import Game, where
-from ._moves import Move
+from ._moves import Move, Position
 from ._reduction import fruitless, reduce_coins
 
 __all__ = ["move_values"]
 
 
-def move_values(game: Game) -> list[tuple[Move, Number]]:
-    """Every legal move of ``game`` with its worth: the coin minus the value after it.
+def move_values(where: Position, moves: list[Move],
+                value_after: Callable[[Move], Number]) -> list[tuple[Move, Number]]:
+    """Every legal move of a position with its worth: the coin minus the value after it.
 
-    In ``game.moves()`` order; the largest worth is ``game.value()`` (for floats: up to the
-    rounding of the kernels' float value), and the optimal moves are those that reach it.
+    ``moves`` are the position's legal moves (``moves(where)``); ``value_after(move)`` is
+    the value of the position after a move, called only for a game with a forest.
 
     Parameters
     ----------
-    game : Game
-        Any position; with a forest, each move's value after is computed by solving the
-        position after it.
+    where : Position
+        The position (``_game.where(game)``).
+    moves : list of Move
+        Its legal moves, in the order the answer keeps.
+    value_after : callable
+        ``value_after(move)``: the value after ``move`` (a forest's moves only).
 
     Returns
     -------
     list of (Move, number)
-        Empty when the game is over. Worths in the game's number type (floats: each the
-        exact worth of the float coins, rounded once).
+        Worths in the game's number type (floats: each the exact worth of the float
+        coins, rounded once).
 
     Cost: O(n log n) for n coins in rows and stacks, whatever the number of moves: each
     component reduced once and again without each of its end coins, O(log n) for each
-    reduced value a move changes. With a forest, one game solved per legal move.
+    reduced value a move changes. With a forest, one ``value_after`` per legal move.
     """
-    moves = game.moves()
     if not moves:
         return []
-    position = where(game)
-    coins = position.coins
-    if position.forest is not None:
-        return [(m, coins.number(_exact(coins, m.coin) - _exact_value(game.take(m))))
-                for m in moves]
+    coins = where.coins
+    if where.forest is not None:
+        return [(m, coins.number(_exact(m.coin) - _exact(value_after(m)))) for m in moves]
     numbers = coins.exact()
     with decimal.localcontext(EXACT_DECIMAL):
-        worths = _worths(numbers, position.starts, position.stops, coins.n_rows, moves)
+        worths = _worths(numbers, where.starts, where.stops, coins.n_rows, moves)
     return [(m, coins.number(w)) for m, w in zip(moves, worths)]
 
 
-def _exact(coins: Any, x: Any) -> Any:
-    from fractions import Fraction
-    return Fraction(x) if coins.kind == FLOAT64 else x
-
-
-def _exact_value(game: Game) -> Any:
-    from fractions import Fraction
-    v = game.value()
-    return Fraction(v) if isinstance(v, float) else v
+def _exact(x: Any) -> Any:
+    return Fraction(x) if isinstance(x, float) else x
 
 
 def _reduced(numbers: Sequence[Any], start: int, stop: int, is_stack: bool,

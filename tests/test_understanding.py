@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 import coinsrow
-from coinsrow import Game, Move, analyze, explain, simulate
-from coinsrow._worths import move_values
+from coinsrow import Engine, Game, Move, analyze, explain, simulate
 
 from generators import random_forest, random_game
 from oracles import after_move, brute_forest_solver, dp_table, paper_value
@@ -64,7 +63,7 @@ def test_move_values_of_floats_are_the_exact_worths_rounded() -> None:
         exact_stacks = [[Fraction(x) for x in s] for s in stacks]
         solve = brute_forest_solver(exact_rows, exact_stacks, (), ())
         state = (tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks), 0)
-        for move, worth in move_values(game):
+        for move, worth in game.move_values():
             want = Fraction(move.coin) - solve(*after_move(state, move))
             assert type(worth) is float and worth == float(want)
 
@@ -75,14 +74,14 @@ def test_move_values_of_a_row_match_the_dp() -> None:
         row = [rng.randint(-3, 6) for _ in range(rng.randint(1, 9))]
         d = dp_table(row)
         n = len(row)
-        got = {m.end: w for m, w in move_values(Game(rows=[row]))}
+        got = {m.end: w for m, w in Game(rows=[row]).move_values()}
         assert got["left"] == row[0] - d[1][n]
         if n > 1:
             assert got["right"] == row[-1] - d[0][n - 1]
 
 
 def test_move_values_of_an_empty_game() -> None:
-    assert move_values(Game(rows=[[]])) == []
+    assert Game(rows=[[]]).move_values() == [] == Engine([]).move_values()
 
 
 def _random_moves(rng: random.Random, game: Game) -> list[Any]:
@@ -110,7 +109,9 @@ def test_move_values_and_reviews_agree_with_minimax(seed: int) -> None:
     rng = random.Random(100 + seed)
     for _ in range(GAMES_PER_SEED):
         game, solve, state = _random_position(rng, forests=True)
-        found = move_values(game)
+        found = game.move_values()
+        if rng.random() < 0.1:
+            assert Engine(game).move_values() == found
         assert [m for m, _ in found] == game.moves()
         for move, worth in found:
             want = move.coin - solve(*after_move(state, move))
