@@ -19,7 +19,7 @@ from ._coins import Number
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
 from ._game import Game, where
-from ._moves import Move
+from ._moves import Move, move_words
 from ._results import Profits
 from ._text import format_number
 
@@ -148,7 +148,7 @@ class Analysis(Sequence[Review]):
         if not isinstance(limit, int):
             raise TypeError(f"limit must be an int, not {type(limit).__name__}")
         f = format_number
-        yield "turn  player  move          coin      best     worth      loss"
+        yield "move  player  takes from       coin      best     worth      loss"
         shown: Iterable[Review] = self._reviews
         skipped = len(self) - limit
         if skipped > 0:
@@ -230,9 +230,9 @@ class Analysis(Sequence[Review]):
 
 def _review_line(r: Review) -> str:
     f = format_number
-    move = f"{r.move.kind} {r.move.index} {r.move.end}"
     mark = "" if r.loss == 0 else "  *"
-    return (f"{r.turn:>4}  {r.player:>6}  {move:<12} {f(r.coin):>5} {f(r.best):>9} "
+    return (f"{r.turn + 1:>4}  {('first', 'second')[r.player]:<6}  "
+            f"{move_words(r.move, 'column'):<14} {f(r.coin):>6} {f(r.best):>9} "
             f"{f(r.worth):>9} {f(r.loss):>9}{mark}")
 
 
@@ -245,8 +245,9 @@ def analyze(game: Any, moves: Any) -> Analysis:
         The starting position (anything ``Game`` or ``value`` takes).
     moves : iterable of moves, or a Playout
         The moves played from there, the whole game or its beginning: ``Move``s,
-        ``"left"``/``"right"`` on one row, or anything ``Game.take`` accepts; a ``Playout``
-        (from ``simulate``) stands for its moves.
+        ``"left"``/``"right"`` on one row, ``(kind, index, end)`` triples such as
+        ``("stack", 1, "top")``, or anything ``Game.take`` accepts; a ``Playout`` (from
+        ``simulate``) stands for its moves.
 
     Returns
     -------
@@ -271,7 +272,7 @@ def analyze(game: Any, moves: Any) -> Analysis:
     >>> a = analyze([1, 2, 1000, 3, 4, 900], "l r r l l l".split())
     Traceback (most recent call last):
     ...
-    ValueError: turn 0: illegal move 'l': a row's end is 'left' or 'right'
+    ValueError: turn 0 (move 1): illegal move 'l': a row's end is 'left' or 'right'
     >>> a = analyze([1, 2, 1000, 3, 4, 900], ["left", "right", "right", "left"])
     >>> [r.loss for r in a], a.optimal, a.losses
     ([992, 0, 0, 0], 1892, (992, 0))
@@ -289,14 +290,17 @@ def analyze(game: Any, moves: Any) -> Analysis:
     with decimal.localcontext(EXACT_DECIMAL):
         for turn, move in enumerate(played):
             if not len(engine):
-                raise ValueError(f"turn {turn}: illegal move {move!r}: the game is over")
+                raise ValueError(f"turn {turn} (move {turn + 1}): illegal move {move!r}: the "
+                                 "game is over")
             best: Any = engine.value()
             try:
+                if move.__class__ in (tuple, list) and len(move) == 3:
+                    move = _completed(engine, move)
                 made = engine.take(move)
             except ValueError as error:
-                raise ValueError(f"turn {turn}: {error}") from None
+                raise ValueError(f"turn {turn} (move {turn + 1}): {error}") from None
             except TypeError as error:
-                raise TypeError(f"turn {turn}: {error}") from None
+                raise TypeError(f"turn {turn} (move {turn + 1}): {error}") from None
             coin: Any = made.coin
             worth = coin - engine.value()
             loss = best - worth
@@ -308,6 +312,18 @@ def analyze(game: Any, moves: Any) -> Analysis:
         first, second = (_total(t, is_float, optimal) for t in taken)
         losses = (_total(lost[0], is_float, optimal), _total(lost[1], is_float, optimal))
     return Analysis(reviews, first, second, optimal, losses, not len(engine), game)
+
+
+def _completed(engine: Engine, move: Sequence[Any]) -> Move:
+    """The legal ``Move`` a ``(kind, index, end)`` triple names (O(k) for k components, plus
+    the forest's roots)."""
+    kind, index, end = move
+    for legal in engine.moves():
+        if (legal.kind, legal.index, legal.end) == (kind, index, end):
+            return legal
+    raise ValueError(f"illegal move {tuple(move)!r}: no such coin to take here (the legal "
+                     f"moves are {[(m.kind, m.index, m.end) for m in engine.moves()][:6]}"
+                     f"{' ...' if len(engine.moves()) > 6 else ''})")
 
 
 def _total(numbers: list[Any], is_float: bool, like: Any) -> Any:

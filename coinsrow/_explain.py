@@ -150,7 +150,9 @@ class Explanation:
             yield (f"   {name}: {f(step.x.value)} <= {f(step.middle.value)} > "
                    f"{f(step.y.value)} (coins {_span(step.x.start, step.y.stop)}) "
                    f"-> {f(step.fused.value)}")
-        if any(c >= len(self.reduced) - self._stacks() for c in range(len(self.reduced))):
+        section = 2
+        if self._stacks():
+            section = 3
             yield ""
             yield ("2. Fruitless: on a stack, its last two values x <= M are dropped; "
                    "the value changes by (-1)^n (x - M).")
@@ -171,7 +173,8 @@ class Explanation:
             more = f", ... ({len(segments)} values)" if len(segments) > SHOWN_STEPS else ""
             yield f"  {name}: {shown or '(nothing)'}{more}"
         yield ""
-        yield "3. Greedy: the reduced values are taken largest first, turn by turn:"
+        yield (f"{section}. Greedy: the reduced values are taken largest first, turn by turn "
+               "(+ for the player to move, - for the other):")
         if not self.greedy:
             yield "   Nothing is left to take."
         for step in _ends(self.greedy, "greedy steps"):
@@ -179,7 +182,9 @@ class Explanation:
                 yield step
                 continue
             who = "+" if step.sign > 0 else "-"
-            yield (f"   {who}{f(step.segment.value)} from the {step.end} of "
+            value = f(step.segment.value)
+            value = f"({value})" if value.startswith("-") else value
+            yield (f"   {who}{value} from the {step.end} of "
                    f"{self.names[step.component]} (coins "
                    f"{_span(step.segment.start, step.segment.stop)})")
         yield ""
@@ -187,6 +192,22 @@ class Explanation:
         moves = [f"{m.coin}" for m in self.play[:2 * SHOWN_STEPS]]
         more = f" ... ({len(self.play)} moves)" if len(self.play) > 2 * SHOWN_STEPS else ""
         yield f"Optimal play (coins taken in turn): {' '.join(moves) or '(none)'}{more}"
+
+    def to_html(self) -> str:
+        """A self-contained web page stepping through the algorithm on this game: the coins,
+        and under them the values of each step (buttons and the arrow keys move between
+        steps; it works offline). A game of more than 400 coins gets the account in words.
+
+        Returns
+        -------
+        str
+            The HTML document.
+
+        Cost: O(s k) for s steps and k reduced values (each step's state is written).
+        """
+        from ._explain_html import explanation_html
+
+        return explanation_html(self)
 
     def _stacks(self) -> int:
         return sum(1 for name in self.names if name.startswith("stack"))

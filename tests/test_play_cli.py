@@ -37,6 +37,9 @@ from oracles import brute_solver, dp_table
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "your move> "
+#: The lines of the review (after the summary) other than its moves.
+REVIEW_LINES = ("Review of the game", "move  player", "(* marks", "First player took",
+                "Optimal margin", "The game is not finished")
 OTHER_LINES = ("coinsrow play: ", "Type ", "Rows and stacks count from 0", "Optimal play by both",
                "moves: ", "  hint: ", "  undo: ", "  quit: ", "after each move: ")
 ONE_ROW_WORDS = {"left": ["l", "left", "L", "Left", " left "], "right": ["r", "right", "R"]}
@@ -59,6 +62,7 @@ class Screen:
     COMPONENT = re.compile(r"^  (row|row \d+|stack \d+ \(top first\)): (.*)$")
     OVER = re.compile(r"^(game over|game stopped with (\d+) coins? left): you (\S+), "
                       r"engine (\S+) \((you win|the engine wins|a draw)\)$")
+    REVIEW = re.compile(r"^ +(\d+)  (first|second) +\S+(?: \S+)* +(\S+) +\S+ +\S+ +(\S+)(?:  \*)?$")
     MARGIN = re.compile(r"^your margin: (\S+); optimal play by both from the start: (\S+); "
                         r"your moves gave away (\S+)$")
 
@@ -88,6 +92,7 @@ class Screen:
         self.typed = 0
         self.hints_checked = 0
         self.json_checked = False
+        self.reviewed = 0
         self.last_hint: str | None = None
 
     # -- the position ------------------------------------------------------------------------
@@ -156,8 +161,21 @@ class Screen:
         if line.startswith(PROMPT) or not line.strip():
             return
         if self.checked_summary:
-            document = json.loads(line)  # only the JSON line may follow the summary
-            self.check_json(document)
+            # After the summary: the review of the game (each move's loss is the one the
+            # game reported), then, with --json, the JSON line.
+            if line.startswith("{"):
+                self.check_json(json.loads(line))
+                return
+            review = self.REVIEW.match(line)
+            if review:
+                turn = int(review[1]) - 1
+                who, _, coin, loss = self.history[turn]
+                assert review[2] == ("first" if turn % 2 == 0 else "second"), line
+                assert (who == "you") == ((turn % 2 == 0) == self.human_first), line
+                assert number(review[3]) == coin and number(review[4]) == loss, line
+                self.reviewed += 1
+                return
+            assert line.startswith(REVIEW_LINES), f"unexpected line {line!r}"
             return
         match = self.MOVE.match(line)
         if match:
@@ -582,7 +600,10 @@ def test_terminal_undo_hint_help_and_end_of_input():
     console.type("\x04", end="")  # Ctrl-D: the end of input, as quit
     assert not console.until_prompt()
     assert console.finish() == 0
-    tail = console.screen().split("\n")[-3:]
+    screen = console.screen().split("\n")
+    summary = next(i for i, line in enumerate(screen) if line.startswith("game stopped"))
+    tail = screen[summary:summary + 2]
+    assert "Review of the game (the first player is you):" in screen[summary + 2:]
     assert tail[0] == "game stopped with 4 coins left: you 900, engine 4 (you win)"
     assert tail[1] == ("your margin: 896; optimal play by both from the start: 1892; your "
                        "moves gave away 0")
@@ -655,7 +676,12 @@ def test_quit_from_a_pipe_ends_with_the_totals_and_json():
     status, out, err = play_stdin(["--json", "5", "1", "3", "8"], "r\nquit\n")
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert lines[-3] == "game stopped with 2 coins left: you 8, engine 5 (you win)"
+    assert "game stopped with 2 coins left: you 8, engine 5 (you win)" in lines
+    review = lines.index("Review of the game (the first player is you):")
+    assert lines[review + 2:review + 4] == [
+        "   1  first   row 0 right         8         5         5         0",
+        "   2  second  row 0 left          5         3         3         0"]
+    assert lines[-2] == "The game is not finished."
     assert json.loads(lines[-1]) == {"human": 8, "engine": 5, "moves": [
         {"player": "human", "kind": "row", "index": 0, "end": "right", "coin": 8},
         {"player": "engine", "kind": "row", "index": 0, "end": "left", "coin": 5}]}

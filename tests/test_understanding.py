@@ -180,7 +180,7 @@ def test_analyze_of_floats() -> None:
 @pytest.mark.parametrize("moves, turn", [(["left", "up"], 1), (["left"] * 4, 3),
                                          ([Move("row", 0, "left", 1, 5)], 0)])
 def test_analyze_names_the_turn_of_an_illegal_move(moves: list, turn: int) -> None:
-    with pytest.raises(ValueError, match=f"^turn {turn}: "):
+    with pytest.raises(ValueError, match=f"^turn {turn} \\(move {turn + 1}\\): "):
         analyze([1, 2, 3], moves)
 
 
