@@ -278,3 +278,12 @@ def test_the_module_runs_analyze(tmp_path: Path) -> None:
                              "r l"], capture_output=True, text=True, check=False,
                             cwd=Path(__file__).resolve().parent.parent)
     assert result.returncode == 0 and "losses: first player 8" in result.stdout
+
+
+def test_a_playout_draws_itself() -> None:
+    game = Game(rows=[[1, 2, 1000, 3, 4, 900]], stacks=[[5, 1]])
+    playout = simulate(game, "greedy", "random", seed=2)
+    assert playout.to_svg(game) == analyze(game, playout).to_svg()
+    assert page_data(playout.to_html(game)) == page_data(analyze(game, playout).to_html())
+    with pytest.raises(ValueError, match="turn 0"):
+        playout.to_svg(Game(rows=[[7]]))
