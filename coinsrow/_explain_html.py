@@ -28,7 +28,7 @@ EXPLAIN_MAX_COINS = 400
 
 _CELL = 50
 _RADIUS = 20
-_LABEL = 110
+_LABEL = 84
 _BAND = 112  # the height of one component: its coins, then the bar of its values
 
 _STYLE = """
@@ -55,6 +55,10 @@ text.seg { font-size: 13px; text-anchor: middle; fill: #222222; }
 text.seg.first, text.seg.second { fill: #ffffff; font-weight: bold; }
 text.seg.dropped { fill: #888888; }
 pre { background: #f6f6f6; padding: .8em; overflow-x: auto; }
+@media (max-width: 600px) {
+  body { margin: .6em; }
+  #picture svg { max-width: 100%; height: auto; }
+}
 """.replace("FIRST", COLOURS["first"]).replace("SECOND", COLOURS["second"])
 
 _SCRIPT = """
@@ -157,6 +161,9 @@ def explanation_html(explanation: Any) -> str:
     for c, (name, coins) in enumerate(zip(e.names, e.coins)):
         cy = top + c * _BAND + _RADIUS
         svg.append(f'<text x="8" y="{cy + 5}" font-size="13">{escape(name)}</text>')
+        if name.startswith("stack"):
+            svg.append(f'<text x="8" y="{cy + 19}" font-size="10" fill="#555555">top '
+                       'first</text>')
         for j, coin in enumerate(coins):
             cx = _LABEL + j * _CELL + _CELL / 2
             label = f(coin)
@@ -213,7 +220,7 @@ def _steps(e: Any) -> list[dict[str, Any]]:
         return [f(segment.value), segment.start - e.offsets[c], segment.stop - segment.start,
                 cls]
 
-    def state(phase: str, text: str, total: str = "0",
+    def state(phase: str, text: str, total: str = "(Greedy adds the values up)",
               marks: dict[tuple[int, int], str] | None = None) -> dict[str, Any]:
         marks = marks or {}
         return {"phase": phase, "text": text, "sum": total,
@@ -230,8 +237,9 @@ def _steps(e: Any) -> list[dict[str, Any]]:
                                      f"{f(step.middle.value)} > {f(step.y.value)} fuse ...",
                            marks=marks))
         current[c][i:i + 3] = [bar(c, step.fused, "")]
-        steps.append(state("Fusion", f"... into {f(step.x.value)} - {f(step.middle.value)} + "
-                                     f"{f(step.y.value)} = {f(step.fused.value)}",
+        steps.append(state("Fusion", f"{e.names[c]}: they become {f(step.x.value)} - "
+                                     f"{f(step.middle.value)} + {f(step.y.value)} = "
+                                     f"{f(step.fused.value)}, standing for their coins",
                            marks={(c, first): "fresh"}))
     fruitless = "0"
     dropped: dict[tuple[int, int], str] = {}

@@ -69,6 +69,10 @@ th { background: #f0f0f0; }
 #review tr.current td { background: #fff4c2; }
 #review td.move { text-align: left; }
 .verdict { font-size: 1.05em; }
+@media (max-width: 600px) {
+  body { margin: .6em; }
+  #picture svg { max-width: 100%; height: auto; }
+}
 """.replace("FIRST", COLOURS["first"]).replace("SECOND", COLOURS["second"])
 
 # The script only moves between steps and shows the texts computed in Python. Each coin of
