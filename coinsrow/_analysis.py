@@ -275,7 +275,7 @@ def analyze(game: Any, moves: Any) -> Analysis:
     ValueError: turn 0 (move 1): illegal move 'l': a row's end is 'left' or 'right'
     >>> a = analyze([1, 2, 1000, 3, 4, 900], ["left", "right", "right", "left"])
     >>> [r.loss for r in a], a.optimal, a.losses
-    ([992, 0, 0, 0], 1892, (992, 0))
+    ([1792, 0, 0, 0], 1892, (1792, 0))
     """
     if not isinstance(game, Game):
         game = Game(rows=[game])

@@ -298,7 +298,7 @@ def explain(game: Any) -> Explanation:
     >>> [(s.x.value, s.middle.value, s.y.value, s.fused.value) for s in e.fusions]
     [(2, 3, 1, 0)]
     >>> [s.value for s in e.reduced[0]], e.value
-    ([3, 2, 2, 0, 2], 3)
+    ([3, 2, 0, 2], 3)
     """
     if not isinstance(game, Game):
         game = Game(rows=[game])
