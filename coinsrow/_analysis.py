@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
-from ._coins import Number
+from ._coins import Number, round_float
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
 from ._game import Game, where
@@ -254,8 +254,10 @@ def analyze(game: Any, moves: Any) -> Analysis:
     Analysis
         One ``Review(turn, player, move, coin, best, worth, loss)`` per move, and the
         totals ``first``, ``second``, ``optimal``, ``losses``. Exact for ints,
-        ``Fraction`` and ``Decimal``; for floats the engine's float values, each worth and
-        loss one float operation from them (a loss that rounding puts below 0 is 0).
+        ``Fraction`` and ``Decimal``; for floats each best, worth and loss is the exact
+        number for the float coins, rounded once (so a loss is never below 0, and coins
+        of very different sizes lose nothing to rounding); ``optimal`` is ``value()``;
+        totals are summed exactly and rounded once.
 
     Raises
     ------
@@ -265,7 +267,8 @@ def analyze(game: Any, moves: Any) -> Analysis:
         If a move is illegal where it is played; the message names its turn.
 
     Cost: O(n log n) for n moves (one ``Engine`` pass: O(1) a value, O(log n) amortised a
-    move), O(n) memory.
+    move), O(n) memory; a float game takes a second pass on the exact values (the same
+    bound, the exact twin's constant factor).
 
     Examples
     --------
@@ -302,16 +305,53 @@ def analyze(game: Any, moves: Any) -> Analysis:
             except TypeError as error:
                 raise TypeError(f"turn {turn} (move {turn + 1}): {error}") from None
             coin: Any = made.coin
-            worth = coin - engine.value()
+            after: Any = engine.value()
+            worth = coin - after
             loss = best - worth
-            if is_float and loss < 0:
-                loss = 0.0
             reviews.append(Review(turn, turn & 1, made, made.coin, best, worth, loss))
+        if is_float and reviews:
+            # The float engine's values are each rounded: their differences can lose what a
+            # move lost (coins of very different sizes) or leave the float range. The review
+            # is redone on the floats' exact values, each number rounded once.
+            reviews = _exact_reviews(game, reviews)
         taken = ([r.coin for r in reviews[0::2]], [r.coin for r in reviews[1::2]])
         lost = ([r.loss for r in reviews[0::2]], [r.loss for r in reviews[1::2]])
         first, second = (_total(t, is_float, optimal) for t in taken)
         losses = (_total(lost[0], is_float, optimal), _total(lost[1], is_float, optimal))
     return Analysis(reviews, first, second, optimal, losses, not len(engine), game)
+
+
+def _exact_reviews(game: Game, reviews: list[Review]) -> list[Review]:
+    """The reviews of a float game redone on an Engine of the coins' exact Fractions (the
+    game as it stands, its components and nodes numbered again from 0): best, worth and loss
+    exact, then rounded once. O(n log n) for n moves, the exact twin's constant factor."""
+    position = where(game)
+    bases = position.coins.bases
+    offsets = [start - bases[c] for c, start in enumerate(position.starts)]
+    n_rows = len(game.rows)
+    renumbered: dict[int, int] = {}
+    forest = game.forest
+    if position.forest is not None:
+        removed = position.forest.removed()
+        renumbered = {node: new for new, node in
+                      enumerate(x for x in range(len(removed)) if not removed[x])}
+    exact = Engine(Game(rows=[[Fraction(x) for x in r] for r in game.rows],
+                        stacks=[[Fraction(x) for x in s] for s in game.stacks],
+                        forest=None if forest is None else
+                        ([Fraction(x) for x in forest[0]], forest[1])))
+    redone = []
+    for r in reviews:
+        kind, index, end, p, coin = r.move
+        if kind == "tree":
+            index = p = renumbered[index]
+        else:
+            p -= offsets[index if kind == "row" else n_rows + index]
+        best = exact.value()
+        exact.take(Move(kind, index, end, p, Fraction(coin)))
+        worth = Fraction(coin) - exact.value()
+        redone.append(r._replace(best=round_float(best), worth=round_float(worth),
+                                 loss=round_float(best - worth)))
+    return redone
 
 
 def _completed(engine: Engine, move: Sequence[Any]) -> Move:
@@ -332,6 +372,6 @@ def _total(numbers: list[Any], is_float: bool, like: Any) -> Any:
         try:
             return math.fsum(numbers)
         except OverflowError:
-            return float(sum(map(Fraction, numbers), Fraction(0)))
+            return round_float(sum(map(Fraction, numbers), Fraction(0)))
     zero = like - like
     return sum(numbers, zero)

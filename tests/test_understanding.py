@@ -282,3 +282,51 @@ def test_explain_of_the_example() -> None:
     assert [tuple(s.fused) for s in e.fusions] == [(0, 2, 5)]
     assert [s.segment.value * s.sign for s in e.greedy] == [3, -2, 2, 0]
     assert e.value == 3
+
+
+def test_analyze_of_floats_beyond_the_range_is_the_exact_review_rounded() -> None:
+    """Coins near the float maximum: values beyond the range come out as infinities, and
+    the review is the exact one rounded once (never NaN, no loss below 0)."""
+    rng = random.Random(12)
+    huge = 1.7976931348623157e308
+    for _ in range(100):
+        row = [rng.choice((huge, -huge, huge / 2, 1.0, 0.0)) for _ in range(rng.randint(1, 7))]
+        moves = simulate(row, "random", "random", seed=rng.random()).moves
+        exact = analyze([Fraction(x) for x in row],
+                        [m._replace(coin=Fraction(m.coin)) for m in moves])
+        got = analyze(row, moves)
+        for r, e in zip(got, exact):
+            for x, want in ((r.best, e.best), (r.worth, e.worth), (r.loss, e.loss)):
+                assert type(x) is float and x == coinsrow._coins.round_float(want)
+
+
+def test_analyze_of_float_games_with_forests_is_exact_then_rounded() -> None:
+    rng = random.Random(13)
+    for _ in range(150):
+        rows, stacks = random_game(rng, 6, -9, 9)
+        values, parents = random_forest(rng, rng.randint(1, 4), -9, 9)
+        rows = [[x / 3 for x in r] for r in rows]
+        stacks = [[x / 7 for x in s] for s in stacks]
+        values = [x / 5 for x in values]
+        game = Game(rows=rows, stacks=stacks, forest=(values, parents))
+        kept = list(range(len(values)))  # the original numbers of the nodes left
+        if rng.random() < 0.5:  # from a position reached by a move: numbered again
+            first = rng.choice(game.moves())
+            game = game.take(first)
+            if first.kind == "tree":
+                kept.remove(first.index)
+        values, parents = game.forest  # type: ignore[misc]
+        solve = brute_forest_solver([[Fraction(x) for x in r] for r in game.rows],
+                                    [[Fraction(x) for x in s] for s in game.stacks],
+                                    [Fraction(x) for x in values], parents)
+        state = (tuple((0, len(r)) for r in game.rows), tuple(0 for _ in game.stacks),
+                 (1 << len(values)) - 1)
+        for review in analyze(game, _random_moves(rng, game)):
+            best = solve(*state)
+            move = review.move
+            if move.kind == "tree":
+                move = move._replace(index=kept.index(move.index))
+            state = after_move(state, move)
+            worth = Fraction(review.coin) - solve(*state)
+            assert (review.best, review.worth, review.loss) == \
+                (float(best), float(worth), float(best - worth))
