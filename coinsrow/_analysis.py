@@ -346,9 +346,10 @@ def _exact_reviews(game: Game, reviews: list[Review]) -> list[Review]:
             index = p = renumbered[index]
         else:
             p -= offsets[index if kind == "row" else n_rows + index]
-        best = exact.value()
+        best: Any = exact.value()
         exact.take(Move(kind, index, end, p, Fraction(coin)))
-        worth = Fraction(coin) - exact.value()
+        after: Any = exact.value()
+        worth = Fraction(coin) - after
         redone.append(r._replace(best=round_float(best), worth=round_float(worth),
                                  loss=round_float(best - worth)))
     return redone
