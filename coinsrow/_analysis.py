@@ -350,8 +350,8 @@ def _exact_reviews(game: Game, reviews: list[Review]) -> list[Review]:
         exact.take(Move(kind, index, end, p, Fraction(coin)))
         after: Any = exact.value()
         worth = Fraction(coin) - after
-        redone.append(r._replace(best=round_float(best), worth=round_float(worth),
-                                 loss=round_float(best - worth)))
+        redone.append(Review(r.turn, r.player, r.move, r.coin, round_float(best),
+                             round_float(worth), round_float(best - worth)))
     return redone
 
 

@@ -433,6 +433,6 @@ def _rounded(found: Explanation) -> Explanation:
     reduced = [[seg(s) for s in segments] for segments in found.reduced]
     greedy = [GreedyStep(s.component, seg(s.segment), s.end, s.sign) for s in found.greedy]
     coins = [tuple(float(x) for x in c) for c in found.coins]
-    play = [m._replace(coin=float(m.coin)) for m in found.play]
+    play = found.play  # its coins are the game's floats already
     return Explanation(fusions, dropped, reduced, greedy, found.value, play, found.names,
                        coins, found.offsets)
