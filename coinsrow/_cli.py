@@ -2,7 +2,8 @@
 
     coinsrow 3 2 2 3 1 2                  one row on the command line
     coinsrow - < coins.txt                coins from standard input (whitespace or commas)
-    coinsrow -f game.json                 a file: coins, or {"rows": [[...]], "stacks": [[...]],
+    coinsrow -f game.json                 a file: coins, a JSON list of rows [[...], [...]], or
+                                          {"rows": [[...]], "stacks": [[...]],
                                           "forest": {"values": [...], "parents": [...]}}
     coinsrow --row "3 1 2" --stack "5 1"  several rows and stacks (stacks top first)
     coinsrow demo                         a solved example from the literature, and why

@@ -224,12 +224,13 @@ def _nesting(document: object) -> int:
                            for child in (item.values() if isinstance(item, dict) else item))
     return deepest
 
+
 def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tuple | None]:
-    """(rows, stacks, forest) from a JSON document: a list of coins (one row) or
-    ``{"rows": [[...], ...], "stacks": [[...], ...], "forest": {"values": [...],
-    "parents": [...]}}`` (every key optional; forest ``None`` when absent). Numbers with a
-    fraction or an exponent are read as Decimal (exact), never through a binary float unless
-    ``as_float``."""
+    """(rows, stacks, forest) from a JSON document: a list of coins (one row), a list of
+    rows (lists of coins) or ``{"rows": [[...], ...], "stacks": [[...], ...], "forest":
+    {"values": [...], "parents": [...]}}`` (every key optional; forest ``None`` when
+    absent). Numbers with a fraction or an exponent are read as Decimal (exact), never
+    through a binary float unless ``as_float``."""
 
     def reject_constant(name: str) -> NoReturn:
         raise UsageError(f"{source}: {name} is not a finite number")
@@ -259,12 +260,21 @@ def parse_json(text: str, source: str, as_float: bool) -> tuple[list, list, tupl
     if document is _TOO_DEEP or _nesting(document) > _MAX_NESTING:
         raise UsageError(f"{source}: bad JSON: nested too deeply (a game is at most a list "
                          "of lists of coins)")
-    if isinstance(document, list) and all(not isinstance(x, list) for x in document):
-        document = {"rows": [document]}
+    if isinstance(document, list):
+        if all(not isinstance(x, list) for x in document):
+            document = {"rows": [document]}
+        elif all(isinstance(x, list) for x in document):  # a list of rows: a game of rows
+            document = {"rows": document}
+        else:
+            row = next(i for i, x in enumerate(document) if isinstance(x, list))
+            coin = next(i for i, x in enumerate(document) if not isinstance(x, list))
+            raise UsageError(f"{source}: expected a list of coins (one row) or a list of rows "
+                             f"(lists of coins), got a list of both: item {row} is a list, "
+                             f"item {coin} is {_json_text(document[coin])}")
     if not isinstance(document, dict):
         raise UsageError(f"{source}: expected a JSON object {{\"rows\": [[...]], \"stacks\": "
-                         f"[[...]], \"forest\": {{...}}}} or a list of coins, got "
-                         f"{type(document).__name__}")
+                         f"[[...]], \"forest\": {{...}}}}, a list of coins (one row) or a list "
+                         f"of rows, got {type(document).__name__}")
     unknown = sorted(set(document) - {"rows", "stacks", "forest"})
     if unknown:
         raise UsageError(f"{source}: unknown key {unknown[0]!r} (expected \"rows\", "
@@ -410,8 +420,9 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, standard_input: bool)
         parser.add_argument("coins", nargs="*", metavar="COIN",
                             help="the coins of one row; '-' reads coins from standard input")
         parser.add_argument("-f", "--file", metavar="FILE",
-                            help="read coins (whitespace or comma separated) or a JSON "
-                                 "document {\"rows\": [[...]], \"stacks\": [[...]], "
+                            help="read coins (whitespace or comma separated), a JSON list "
+                                 "of rows [[...], ...] or a JSON document {\"rows\": [[...]], "
+                                 "\"stacks\": [[...]], "
                                  "\"forest\": {\"values\": [...], \"parents\": [...]}} from "
                                  "FILE ('-': stdin); a forest's parents[i] is node i's "
                                  "parent, -1 for a root")

@@ -35,7 +35,7 @@ def json_number(x: Any, number_type: type) -> Any:
     return format_number(number_type(x))
 
 
-def with_totals(moves: Iterable[Move], zero: Any) -> Iterator[tuple[Move, Any, Any]]:
+def _with_totals(moves: Iterable[Move], zero: Any) -> Iterator[tuple[Move, Any, Any]]:
     """(move, first total, second total) after every move, as the moves are read."""
     first = second = zero
     for t, move in enumerate(moves):
@@ -51,7 +51,7 @@ def zero_of(profit: Any) -> Any:
     return type(profit)(0)
 
 
-def move_json(turn: int, move: Move, totals: tuple[Any, Any], number_type: type) -> dict:
+def _move_json(turn: int, move: Move, totals: tuple[Any, Any], number_type: type) -> dict:
     return {
         "turn": turn,
         "player": "first" if turn % 2 == 1 else "second",
@@ -82,7 +82,7 @@ def table(moves: Callable[[], Iterable[Move]], count: int, zero: Any, abbreviate
     players = ("first", "second")
 
     def rows() -> Iterator[tuple[int, tuple[str, ...]]]:
-        for t, (move, first, second) in enumerate(with_totals(moves(), zero)):
+        for t, (move, first, second) in enumerate(_with_totals(moves(), zero)):
             if t < head or t >= count - tail:
                 coin = move.coin
                 yield t, (str(t + 1), players[t & 1], move_words(move, "column"),
@@ -116,7 +116,7 @@ def _int_widths(moves: Iterable[Move], count: int) -> list[int]:
     places: set[tuple[str, int, str]] = set()
     low: list[Any] = [0, 0, 0]  # coin, first total, second total (0 is never the longest)
     high: list[Any] = [0, 0, 0]
-    for move, first, second in with_totals(moves, 0):
+    for move, first, second in _with_totals(moves, 0):
         places.add((move.kind, move.index, move.end))
         coin = move.coin
         if coin < low[0]:
@@ -173,8 +173,8 @@ def write_json(out: TextIO, document: dict[str, Any],
 
 def json_play(moves: Iterable[Move], zero: Any, kind: type) -> Iterator[dict[str, Any]]:
     """The play as JSON entries, one per move, with the running totals after it."""
-    for t, (move, first, second) in enumerate(with_totals(moves, zero), 1):
-        yield move_json(t, move, (first, second), kind)
+    for t, (move, first, second) in enumerate(_with_totals(moves, zero), 1):
+        yield _move_json(t, move, (first, second), kind)
 
 
 def echo(values: Sequence[Any]) -> str:

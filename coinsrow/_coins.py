@@ -156,6 +156,24 @@ def split_format(fmt: str) -> tuple[str, str]:
     return "@", fmt
 
 
+def _refuse_pandas_missing(obj: Any, where: str) -> None:
+    """A pandas Series or Index of floats holding a missing value: ``ValueError`` naming it
+    as missing, None included. pandas stores None in a column of numbers as NaN, so the
+    kernel would report the coin as "nan", which its author never wrote. O(n), vectorised;
+    nothing for other objects (pandas is never imported here)."""
+    pandas = sys.modules.get("pandas")
+    if pandas is None or not isinstance(obj, (pandas.Series, pandas.Index)):
+        return
+    if getattr(obj.dtype, "kind", None) != "f":  # None stays None in other columns
+        return
+    missing = obj.isna()
+    flags = missing.to_numpy() if hasattr(missing, "to_numpy") else missing
+    if flags.any():
+        index = int(flags.argmax())
+        raise ValueError(f"{where}: coin at index {index} is missing (None or NaN: pandas "
+                         "stores None as NaN in a column of numbers); coins must be finite")
+
+
 def _from_buffer(obj: Any, where: str) -> Column | None:
     """Buffers other than NumPy arrays (``array.array``, ``memoryview``, ...)."""
     try:
@@ -338,6 +356,7 @@ def read_once(row: Any, where: str) -> Any:
         return row
     except TypeError:
         pass
+    _refuse_pandas_missing(row, where)  # the list would hold the NaN, not what was written
     try:
         return list(row)
     except OverflowError:  # a count past sys.maxsize: more coins than a list can hold
@@ -359,6 +378,7 @@ def column(row: Any, where: str) -> Column:
         raise TypeError(f"{where} is a {type(row).__name__}, which has no order of coins; "
                         f"{_EXPECTED}")
     elif not isinstance(row, (list, tuple)):
+        _refuse_pandas_missing(row, where)
         found = _from_buffer(row, where)
         if found is not None:
             return found

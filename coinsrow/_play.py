@@ -330,9 +330,9 @@ class _Match:
             return self.board.node_move(rest[0])
         if head.isdigit() and not rest and self.has_forest and not self.n_rows + self.n_stacks:
             return self.board.node_move(head)  # a game of a forest alone: N is node N
-        raise _BadMove(f"{line.strip()!r} is not a move: {self.move_words()}")
+        raise _BadMove(f"{line.strip()!r} is not a move: {self.commands_words()}")
 
-    def move_words(self) -> str:
+    def commands_words(self) -> str:
         """The moves and commands, as the prompt takes them."""
         if self.one_row:
             return "l or r (the coin at the left or right end), hint, undo, quit or help"
@@ -390,11 +390,14 @@ class _Match:
         given = [loss for player, _, loss in self.history if player == HUMAN]
         gave_away: Any = sum(given, self.zero) if not self.floats else \
             round_float(sum((Fraction(x) for x in given), Fraction(0)))
-        if len(self.engine):
+        if len(self.engine):  # quit, or the end of the input: nobody has won
             head = f"game stopped with {_coins(len(self.engine))} left"
+            verdict = ("unfinished: you are ahead" if margin > 0 else
+                       "unfinished: the engine is ahead" if margin < 0 else "unfinished: level")
         else:
             head = "game over"
-        verdict = ("you win" if margin > 0 else "the engine wins" if margin < 0 else "a draw")
+            verdict = ("you win" if margin > 0 else "the engine wins" if margin < 0 else
+                       "a draw")
         return [
             f"{head}: you {format_number(human)}, engine {format_number(engine)} ({verdict})",
             (f"your margin: {format_number(margin)}; optimal play by both from the start: "
@@ -407,7 +410,7 @@ def _intro(match: _Match) -> list[str]:
     first = "You move first." if match.human_first else "The engine moves first."
     return [
         f"coinsrow play: you against the engine, which plays optimally. {first}",
-        f"Type {match.move_words()}.",
+        f"Type {match.commands_words()}.",
         *_numbering(match),
         "Optimal play by both would end with you "
         + (f"{format_number(match.optimal_margin)} ahead." if match.optimal_margin > 0 else
@@ -435,7 +438,7 @@ def _help(match: _Match) -> list[str]:
     forest = ["  node N: take the root N of the forest (the roots are listed on the forest's "
               "line)"] if match.has_forest else []
     return [
-        f"moves: {match.move_words()}",
+        f"moves: {match.commands_words()}",
         *forest,
         ("  hint: the best move here, and what the position is worth to you: your coins from "
          "here minus the engine's, both playing best"),

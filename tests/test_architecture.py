@@ -360,6 +360,30 @@ def test_a_row_of_the_table_is_true(row):
         assert re.search(rf"^cdef\b[^\n]*\b{function}\(", _core_source(module), re.M), loop
 
 
+# The pages' one exception to "X_exact beside X": the one-row kernels share their twins'
+# module with the game kernels.
+TWIN_MODULES = {"_one_row": "_rows_exact"}
+
+
+def test_every_twin_is_in_the_exact_module_beside_its_kernel():
+    """architecture.md and CONTRIBUTING: the twin of a kernel of ``X`` is in ``X_exact``
+    (the one exception, named on both pages, in TWIN_MODULES)."""
+    checked = 0
+    for name in _kernel_names():
+        kernel = getattr(_core, name)
+        twin_name = name + ("Exact" if isinstance(kernel, type) else "_exact")
+        if twin_name not in _core.__all__:
+            continue
+        module = kernel.__module__.rsplit(".", 1)[1]
+        twin_module = getattr(_core, twin_name).__module__.rsplit(".", 1)[1]
+        assert twin_module == TWIN_MODULES.get(module, module + "_exact"), name
+        checked += 1
+    assert checked >= 15
+    text = ARCHITECTURE.read_text(encoding="utf-8") + CONTRIBUTING.read_text(encoding="utf-8")
+    for module, twin_module in TWIN_MODULES.items():
+        assert re.search(rf"`{module}` have theirs\s+in `{twin_module}\.pyx`", text), module
+
+
 def test_the_fusion_loops_named_in_the_section_exist():
     section = _section(ARCHITECTURE.read_text(encoding="utf-8"),
                        "Which kernel answers which call")
@@ -480,3 +504,55 @@ def test_every_file_of_the_layout_exists():
                            for suffix in (".pyx", ".pyx.tp", ".pxd")), name
             checked += 1
     assert checked >= 30
+
+
+# -- private attributes -------------------------------------------------------------------
+
+
+def _defined_names(tree: ast.Module) -> set[str]:
+    """The names a module defines: functions, classes, variables, attributes it sets, and
+    strings it writes (``__slots__``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+    return names
+
+
+def test_no_module_reads_another_modules_private_names():
+    """architecture.md: "No module reads another's private attributes". A private attribute
+    read (``x._name``) must be one the module itself defines; no private name is imported
+    from another module. (_core's compiled modules are the Python layer's own, read through
+    the manifest.)"""
+    reads = []
+    for path in _modules():
+        tree = _tree(path)
+        own = _defined_names(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and node.attr not in own
+                    and not (isinstance(node.value, ast.Name) and node.value.id == "_core")):
+                reads.append(f"coinsrow/{path.name}:{node.lineno}: {ast.unparse(node)}")
+            elif isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                reads += [f"coinsrow/{path.name}:{node.lineno}: imports {alias.name} from "
+                          f"{node.module}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert not reads, "; ".join(reads)
+
+
+# -- small files --------------------------------------------------------------------------
+
+MAX_LINES = 1000
+
+
+def test_no_python_module_of_the_package_is_over_1000_lines():
+    """CONTRIBUTING: small modules, one concept each."""
+    long = {str(path.relative_to(ROOT)): count for path in sorted(PACKAGE.rglob("*.py"))
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"over {MAX_LINES} lines: {long}"

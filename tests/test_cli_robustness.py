@@ -90,7 +90,8 @@ def test_deeply_nested_json_is_one_line(document, tmp_path):
 
 
 def test_nesting_that_fits_is_the_usual_error():
-    refused(run("-", stdin="[[[[1]]]]"), "expected a JSON object")
+    # (A list of lists is a game of rows: its first row holds a list where a coin goes.)
+    refused(run("-", stdin="[[[[1]]]]"), "rows[0][0]: [[1]] is not a number")
 
 
 # -- numbers of millions of digits ---------------------------------------------------------------

@@ -61,7 +61,8 @@ class Screen:
     TOTALS = re.compile(r"^  you (\S+), engine (\S+)$")
     COMPONENT = re.compile(r"^  (row|row \d+|stack \d+ \(top first\)): (.*)$")
     OVER = re.compile(r"^(game over|game stopped with (\d+) coins? left): you (\S+), "
-                      r"engine (\S+) \((you win|the engine wins|a draw)\)$")
+                      r"engine (\S+) \((you win|the engine wins|a draw|unfinished: you are "
+                      r"ahead|unfinished: the engine is ahead|unfinished: level)\)$")
     REVIEW = re.compile(r"^ +(\d+)  (first|second) +\S+(?: \S+)* +(\S+) +\S+ +\S+ +(\S+)(?:  \*)?$")
     MARGIN = re.compile(r"^your margin: (\S+); optimal play by both from the start: (\S+); "
                         r"your moves gave away (\S+)$")
@@ -246,8 +247,12 @@ class Screen:
                 assert int(match[2]) == left
             you, engine = number(match[3]), number(match[4])
             assert (you, engine) == (self.totals["you"], self.totals["engine"])
-            verdict = "you win" if you > engine else "the engine wins" if you < engine \
-                else "a draw"
+            if left:  # stopped (quit, the end of the input): nobody has won
+                verdict = "unfinished: you are ahead" if you > engine else \
+                    "unfinished: the engine is ahead" if you < engine else "unfinished: level"
+            else:
+                verdict = "you win" if you > engine else "the engine wins" if you < engine \
+                    else "a draw"
             assert match[5] == verdict
             self.ended = True
             return
@@ -604,7 +609,8 @@ def test_terminal_undo_hint_help_and_end_of_input():
     summary = next(i for i, line in enumerate(screen) if line.startswith("game stopped"))
     tail = screen[summary:summary + 2]
     assert "Review of the game (the first player is you):" in screen[summary + 2:]
-    assert tail[0] == "game stopped with 4 coins left: you 900, engine 4 (you win)"
+    assert tail[0] == ("game stopped with 4 coins left: you 900, engine 4 (unfinished: you are "
+                       "ahead)")
     assert tail[1] == ("your margin: 896; optimal play by both from the start: 1892; your "
                        "moves gave away 0")
 
@@ -676,7 +682,8 @@ def test_quit_from_a_pipe_ends_with_the_totals_and_json():
     status, out, err = play_stdin(["--json", "5", "1", "3", "8"], "r\nquit\n")
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert "game stopped with 2 coins left: you 8, engine 5 (you win)" in lines
+    assert ("game stopped with 2 coins left: you 8, engine 5 (unfinished: you are "
+            "ahead)") in lines
     review = lines.index("Review of the game (the first player is you):")
     assert lines[review + 2:review + 4] == [
         "   1  first   row 0 right         8         5         5         0",
