@@ -67,7 +67,7 @@ from ._cli_output import (
     write_lines,
     zero_of,
 )
-from ._cli_review import analyze_command, explain_command, review_lines, write_file
+from ._cli_review import analyze_command, explain_command, write_file
 from ._dispatch import EXACT_DECIMAL
 from ._game import Game, play_moves
 from ._html import HTML_MAX_COINS, SUMMARY_MOVES
@@ -393,9 +393,6 @@ def play_command(argv: list[str], out: TextIO) -> int:
         outcome = _play.play(game, engine_first=args.engine_first, stdin=sys.stdin, out=out)
     except _play.InputError as error:
         raise UsageError(str(error)) from None
-    if outcome.moves:
-        write_lines(out, review_lines(game, [move for _, move in outcome.moves],
-                                      not args.engine_first))
     if args.json:
         kind = type(outcome.human)
         document = {

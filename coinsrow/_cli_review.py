@@ -231,10 +231,3 @@ def explain_command(argv: list[str], out: TextIO) -> int:
     else:
         out.write(str(explanation) + "\n")
     return 0
-
-
-def review_lines(game: Game, moves: list[Any], human_first: bool) -> list[str]:
-    """The review of a game just played (``coinsrow play``), as text lines."""
-    first = "you" if human_first else "the engine"
-    return ["", f"Review of the game (the first player is {first}):",
-            *analyze(game, moves).lines()]

@@ -161,22 +161,22 @@ class Screen:
     def check(self, line: str) -> None:
         if line.startswith(PROMPT) or not line.strip():
             return
+        review = self.REVIEW.match(line)
+        if review and not self.checked_summary:
+            # The review of the game, before the verdict: each move's coin and loss are
+            # the ones the game reported.
+            turn = int(review[1]) - 1
+            who, _, coin, loss = self.history[turn]
+            assert review[2] == ("first" if turn % 2 == 0 else "second"), line
+            assert (who == "you") == ((turn % 2 == 0) == self.human_first), line
+            assert number(review[3]) == coin and number(review[4]) == loss, line
+            self.reviewed += 1
+            return
+        if line.startswith(REVIEW_LINES) and not self.checked_summary:
+            return
         if self.checked_summary:
-            # After the summary: the review of the game (each move's loss is the one the
-            # game reported), then, with --json, the JSON line.
-            if line.startswith("{"):
-                self.check_json(json.loads(line))
-                return
-            review = self.REVIEW.match(line)
-            if review:
-                turn = int(review[1]) - 1
-                who, _, coin, loss = self.history[turn]
-                assert review[2] == ("first" if turn % 2 == 0 else "second"), line
-                assert (who == "you") == ((turn % 2 == 0) == self.human_first), line
-                assert number(review[3]) == coin and number(review[4]) == loss, line
-                self.reviewed += 1
-                return
-            assert line.startswith(REVIEW_LINES), f"unexpected line {line!r}"
+            document = json.loads(line)  # only the JSON line may follow the summary
+            self.check_json(document)
             return
         match = self.MOVE.match(line)
         if match:
@@ -606,9 +606,8 @@ def test_terminal_undo_hint_help_and_end_of_input():
     assert not console.until_prompt()
     assert console.finish() == 0
     screen = console.screen().split("\n")
-    summary = next(i for i, line in enumerate(screen) if line.startswith("game stopped"))
-    tail = screen[summary:summary + 2]
-    assert "Review of the game (the first player is you):" in screen[summary + 2:]
+    tail = screen[-3:]
+    assert "Review of the game (the first player is you):" in screen
     assert tail[0] == ("game stopped with 4 coins left: you 900, engine 4 (unfinished: you are "
                        "ahead)")
     assert tail[1] == ("your margin: 896; optimal play by both from the start: 1892; your "
@@ -682,13 +681,13 @@ def test_quit_from_a_pipe_ends_with_the_totals_and_json():
     status, out, err = play_stdin(["--json", "5", "1", "3", "8"], "r\nquit\n")
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert ("game stopped with 2 coins left: you 8, engine 5 (unfinished: you are "
-            "ahead)") in lines
+    assert lines[-3] == ("game stopped with 2 coins left: you 8, engine 5 (unfinished: you are "
+                         "ahead)")
     review = lines.index("Review of the game (the first player is you):")
     assert lines[review + 2:review + 4] == [
         "   1  first   row 0 right         8         5         5         0",
         "   2  second  row 0 left          5         3         3         0"]
-    assert lines[-2] == "The game is not finished."
+    assert "The game is not finished." in lines[review:-3]
     assert json.loads(lines[-1]) == {"human": 8, "engine": 5, "moves": [
         {"player": "human", "kind": "row", "index": 0, "end": "right", "coin": 8},
         {"player": "engine", "kind": "row", "index": 0, "end": "left", "coin": 5}]}
