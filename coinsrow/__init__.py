@@ -36,15 +36,21 @@ from ._version import __version__
 # calls: the whole package took 23 ms to import on this project's machine, the core alone
 # 14 ms (benchmarks/small_calls.py).
 _HOMES = {
+    "Analysis": "_analysis",
     "Engine": "_engine",
+    "Explanation": "_explain",
     "Game": "_game",
     "Intervals": "_intervals",
     "Move": "_moves",
     "PizzaResult": "_results",
     "Playout": "_strategies",
     "Profits": "_results",
+    "Review": "_analysis",
+    "Segment": "_reduction",
+    "analyze": "_analysis",
     "best_move": "_row_calls",
     "cooperative_max": "_cooperative",
+    "explain": "_explain",
     "pizza": "_pizza",
     "play": "_row_calls",
     "profits": "_row_calls",
@@ -60,13 +66,16 @@ _HOMES = {
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import silver_dollar
+    from ._analysis import Analysis, Review, analyze
     from ._batch import profits_many, values_many
     from ._cooperative import cooperative_max
     from ._engine import Engine
+    from ._explain import Explanation, explain
     from ._game import Game
     from ._intervals import Intervals
     from ._moves import Move
     from ._pizza import pizza
+    from ._reduction import Segment
     from ._results import PizzaResult, Profits
     from ._row_calls import best_move, play, profits, value
     from ._strategies import Playout, simulate
@@ -89,7 +98,9 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Analysis",
     "Engine",
+    "Explanation",
     "Intervals",
     "PizzaResult",
     "pizza",
@@ -97,9 +108,13 @@ __all__ = [
     "Move",
     "Playout",
     "Profits",
+    "Review",
+    "Segment",
     "__version__",
+    "analyze",
     "best_move",
     "cooperative_max",
+    "explain",
     "play",
     "profits",
     "profits_many",

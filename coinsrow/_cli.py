@@ -67,6 +67,7 @@ from ._cli_output import (
     write_lines,
     zero_of,
 )
+from ._cli_review import analyze_command, explain_command, write_file
 from ._dispatch import EXACT_DECIMAL
 from ._game import Game, play_moves
 from ._html import HTML_MAX_COINS, SUMMARY_MOVES
@@ -184,10 +185,15 @@ def versus(args: argparse.Namespace, out: TextIO) -> int:
     moves = playout.moves
     optimal = tidy_profits(game.profits(), play_moves(game))
     zero = zero_of(optimal.first)
+    # The pictures are of the game played, not of the optimal play.
     if args.svg is not None:
-        _write_svg(game, args.svg)
+        if len(game) > MAX_COINS:
+            write_file(args.svg, lambda: game_svg(game, max_coins=MAX_COINS, play=moves,
+                                                  totals=False))
+        else:
+            write_file(args.svg, lambda: coinsrow.analyze(game, moves).to_svg())
     if args.html is not None:
-        _write_html(game, args.html)
+        write_file(args.html, lambda: coinsrow.analyze(game, moves).to_html())
     if args.json:
         kind = type(optimal.first)
         document: dict[str, Any] = {
@@ -481,6 +487,9 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "demo": Subcommand("", "a solved example from the literature, and why", demo_command),
     "play": Subcommand(" [COIN ...]", "play against the engine in the terminal", play_command),
     "silver": Subcommand(" CELL...", "the Silver Dollar game", silver),
+    "analyze": Subcommand(" [COIN ...] --moves MOVES", "review a played game move by move",
+                          analyze_command),
+    "explain": Subcommand(" [COIN ...]", "the algorithm's steps on a game", explain_command),
 }
 
 

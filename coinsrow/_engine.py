@@ -298,6 +298,20 @@ class Engine:
         with self._lock:
             return moves(self._where())
 
+    def move_values(self) -> list[tuple[Move, Number]]:
+        """Every legal move with its worth to the player to move (``Game.move_values()`` of
+        the current position: the same list).
+
+        Returns
+        -------
+        list of (Move, number)
+            In ``moves()`` order: the coin minus the value after the move; empty when the
+            game is over.
+
+        Cost: as ``Game.move_values()``, O(n log n) for the n coins left.
+        """
+        return self.game.move_values()
+
     def take(self, move: Move | str | Sequence[Any]) -> Move:
         """Play ``move`` (any legal move, by either side) and return it as a ``Move``.
 

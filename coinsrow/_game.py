@@ -22,6 +22,7 @@ from ._layout import layout
 from ._moves import End, Move, MoveError, Position, move_at, moves, resolve
 from ._results import Profits
 from ._text import Repr
+from ._worths import move_values
 
 # Profits is in the module's names for pickles written when it was defined here (they name it
 # coinsrow._game.Profits); it lives in _results.
@@ -395,6 +396,36 @@ class Game:
             empty when the game is over.
         """
         return moves(self._where())
+
+    def move_values(self) -> list[tuple[Move, Number]]:
+        """Every legal move with its worth to the player to move: the coin it takes minus
+        the value of the position after it.
+
+        The largest worth is ``value()`` (floats: up to the rounding of the kernels' float
+        value), and the optimal moves are those that reach it; a move's worth minus
+        ``value()`` is what it gives away.
+
+        Returns
+        -------
+        list of (Move, number)
+            In ``moves()`` order; empty when the game is over. Exact for ints,
+            ``Fraction`` and ``Decimal``; for floats each worth is the exact worth of the
+            float coins, rounded once.
+
+        Cost: O(n log n) for n coins in rows and stacks, however many moves there are (each
+        component reduced again without each of its end coins, O(log n) for each reduced
+        value a move changes; not a game solved per move). With a forest, the position
+        after each root's move is solved, O(n log n) a move. With one component left (a
+        row: two moves), of int64 coins, the compiled kernel values the position after each
+        move, O(n) each.
+
+        Examples
+        --------
+        >>> Game(rows=[[1, 2, 1000, 3, 4, 900]]).move_values()
+        [(Move(kind='row', index=0, end='left', position=0, coin=1), 100), \
+(Move(kind='row', index=0, end='right', position=5, coin=900), 1892)]
+        """
+        return move_values(self._where(), self.moves(), lambda m: self.take(m).value())
 
     def take(self, move: Move | Sequence[Any]) -> Game:
         """The position after ``move`` (a legal ``Move``): O(log k) for k rows and stacks.

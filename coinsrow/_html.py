@@ -30,7 +30,7 @@ from ._moves import move_words
 from ._svg import COLOURS, game_svg
 from ._text import format_number
 
-__all__ = ["HTML_MAX_COINS", "SUMMARY_MOVES", "game_html"]
+__all__ = ["HTML_MAX_COINS", "SUMMARY_MOVES", "game_html", "review_html"]
 
 #: The largest game drawn on a page with its play step by step; a larger one gets a summary.
 HTML_MAX_COINS = 5000
@@ -63,6 +63,16 @@ p { margin: .35em 0; }
 table { border-collapse: collapse; margin-top: .6em; }
 td, th { padding: .15em .7em; text-align: right; border-bottom: 1px solid #dddddd; }
 th { background: #f0f0f0; }
+#picture g.coin.lost circle { stroke: #d4a017; stroke-width: 4px; stroke-dasharray: 5 3; }
+#picture g.coin.none circle { fill: #9a9a9a; }
+#review tr.lost td.loss { color: #9b1c1c; font-weight: bold; }
+#review tr.current td { background: #fff4c2; }
+#review td.move { text-align: left; }
+.verdict { font-size: 1.05em; }
+@media (max-width: 600px) {
+  body { margin: .6em; }
+  #picture svg { max-width: 100%; height: auto; }
+}
 """.replace("FIRST", COLOURS["first"]).replace("SECOND", COLOURS["second"])
 
 # The script only moves between steps and shows the texts computed in Python. Each coin of
@@ -79,6 +89,13 @@ _SCRIPT = """
     if (turn) { coins[parseInt(turn.textContent, 10) - 1] = groups[i]; }
   }
   var step = 0, timer = null;
+  // A reviewed game: the moves that lost are ringed, and the review's row of the last move
+  // is marked.
+  var lost = data.lost || [];
+  for (var m = 0; m < lost.length; m++) {
+    if (lost[m] && coins[m]) { coins[m].classList.add("lost"); }
+  }
+  var reviewRows = document.querySelectorAll("#review tr.move");
   function byId(id) { return document.getElementById(id); }
   function text(id, value) { byId(id).textContent = value; }
   function show(s) {
@@ -86,6 +103,9 @@ _SCRIPT = """
     for (var t = 0; t < n; t++) {
       coins[t].classList.toggle("taken", t < step);
       coins[t].classList.toggle("next", t === step);
+    }
+    for (var r = 0; r < reviewRows.length; r++) {
+      reviewRows[r].classList.toggle("current", r === step - 1);
     }
     text("step", step);
     text("first-total", data.first[step]);
@@ -191,6 +211,12 @@ def _page(title: str, body: str) -> str:
 _RULES = ("Two players take turns; a move takes a coin from either end of a row, the top of a "
           "stack (drawn top first) or a root of a tree. The first player moves first; both "
           "play optimally, each collecting as much as possible.")
+
+
+_REVIEW_RULES = ("Two players take turns; a move takes a coin from either end of a row, the "
+                 "top of a stack (drawn top first) or a root of a tree. Each move played is "
+                 "compared with optimal play: its worth is the coin minus what the opponent "
+                 "can then gain, its loss how much less than the best that is.")
 
 
 def game_html(game: Any, *, delay_ms: int = 600) -> str:
@@ -304,3 +330,136 @@ moves of the optimal play.</p>
 </table>
 </main>"""
     return _page(f"coinsrow: a summary of a game of {n} coins", body)
+
+
+def review_html(analysis: Any, bases: Any = None, *, delay_ms: int = 600) -> str:
+    """A self-contained page of a played game and its review (``Analysis.to_html()``).
+
+    The picture of the moves played (coins coloured by who took them, the turn under each,
+    the coins not taken grey), the same step buttons and keys as ``game_html``, the value of
+    every position reached, and the review: each move's coin, the best gain there, its
+    worth and its loss; the moves that lost are ringed on the picture and marked in the
+    table. ``bases`` as for ``game_svg``. Games of more than ``HTML_MAX_COINS`` coins get the
+    table alone, its first and last ``SUMMARY_MOVES`` moves and the moves that lost most.
+    O(n) for n moves (plus O(n log n) to find the largest losses of a long game).
+    """
+    game = analysis.start
+    reviews = list(analysis)
+    n = len(reviews)
+    moves = [r.move for r in reviews]
+    floats = isinstance(analysis.optimal, float)
+    f = format_number
+    first, second, _ = _steps(moves, floats, type(analysis.optimal)(0))
+    values = [f(r.best) for r in reviews]
+    if n:
+        last = reviews[-1]
+        with decimal.localcontext(EXACT_DECIMAL):
+            values.append(f(last.coin - last.worth) if not analysis.finished
+                          else f(type(analysis.optimal)(0)))
+    else:
+        values.append(f(analysis.optimal))
+    described = [f"{_describe(r.turn, r.move)}: worth {f(r.worth)}, "
+                 + ("optimal" if r.loss == 0 else f"lost {f(r.loss)} (best {f(r.best)})")
+                 for r in reviews]
+    data = {"moves": described, "first": first, "second": second, "value": values,
+            "players": list(PLAYER_NAMES), "delay": int(delay_ms),
+            "lost": [1 if r.loss != 0 else 0 for r in reviews]}
+    big = len(game) > HTML_MAX_COINS
+    shown = reviews if not big else _review_sample(reviews)
+    table = "\n".join(
+        f'<tr class="move{" lost" if r.loss != 0 else ""}"><td>{r.turn + 1}</td>'
+        f"<td>{PLAYER_NAMES[r.player]}</td><td class=\"move\">{escape(move_words(r.move))}</td>"
+        f"<td>{escape(f(r.coin))}</td><td>{escape(f(r.best))}</td>"
+        f"<td>{escape(f(r.worth))}</td><td class=\"loss\">{escape(f(r.loss))}</td></tr>"
+        for r in shown)
+    margin = f(_difference(analysis.first, analysis.second))
+    verdict = (f"Optimal play gives the first player a margin of <b id=\"optimal\">"
+               f"{escape(f(analysis.optimal))}</b>; her margin "
+               f"{'in this game' if analysis.finished else 'so far (the game is not finished)'}"
+               f": <b id=\"margin\">{escape(margin)}</b>. Losses: first player "
+               f"<b id=\"loss-first\">"
+               f"{escape(f(analysis.losses[0]))}</b>, second player <b id=\"loss-second\">"
+               f"{escape(f(analysis.losses[1]))}</b>.")
+    if analysis.finished:
+        verdict += (" (Margin = optimal margin &minus; the first player's losses + the "
+                    "second's.)")
+    title = f"coinsrow: a review of {n} move{'s' if n != 1 else ''}"
+    if big:
+        body = f"""<main>
+<h1>Coins in a row: a reviewed game</h1>
+<p class="verdict">{verdict}</p>
+<p class="note">This game has {len(game)} coins: the page lists the first and last
+{SUMMARY_MOVES} moves and the {SUMMARY_MOVES} that lost most, without the picture.</p>
+<table id="review"><tr><th>turn</th><th>player</th><th>takes from</th><th>coin</th>
+<th>best</th><th>worth</th><th>loss</th></tr>
+{table}
+</table>
+</main>"""
+        return _page(title, body)
+    svg = game_svg(game, play=moves, totals=False, bases=bases,
+                   profits=_Totals(analysis.first, analysis.second))
+    next_move = described[0] if n else "none"
+    body = f"""<main>
+<h1>Coins in a row: a reviewed game</h1>
+<p class="rules">{escape(_REVIEW_RULES)}</p>
+<p class="verdict">{verdict}</p>
+<div class="controls">
+<button id="to-start" type="button" title="back to the start (Home)">&#x25c0;&#x25c0; Start
+</button>
+<button id="step-back" type="button" title="one move back (Left)">&#x25c0; Back</button>
+<button id="step-forward" type="button" title="one move forward (Right)">Forward &#x25b6;
+</button>
+<button id="to-end" type="button" title="to the end (End)">End &#x25b6;&#x25b6;</button>
+<button id="play-all" type="button" title="replay the moves (Space)">&#x25b6; Play all
+</button>
+</div>
+<div class="status" aria-live="polite">
+<p>Move <span id="step">0</span> of <span id="moves">{n}</span>.
+<span id="last-move">No move yet.</span></p>
+<p class="totals"><span class="swatch first"></span>first player
+<b id="first-total">{escape(first[0])}</b> <span class="swatch second"></span>second player
+<b id="second-total">{escape(second[0])}</b></p>
+<p>To move: <span id="to-move">{PLAYER_NAMES[0] if n else "nobody"}</span>. Best gain from
+here for the player to move: <b id="value">{escape(values[0])}</b>.</p>
+<p>Move played next: <span id="next-move">{escape(next_move)}</span>.</p>
+</div>
+<div id="picture">{svg}</div>
+<p class="note">A coin's colour is the player who took it (<span class="swatch first"></span>first,
+<span class="swatch second"></span>second; grey: not taken), the number under it the turn; a
+dashed gold ring marks a move that lost against optimal play.</p>
+<table id="review"><tr><th>turn</th><th>player</th><th>takes from</th><th>coin</th>
+<th title="the value of the position: what optimal play gains from there">best</th>
+<th title="the coin minus the value left to the opponent">worth</th><th>loss</th></tr>
+{table}
+</table>
+</main>
+<script type="application/json" id="coinsrow-data">{_json_script(data)}</script>
+<script>{_SCRIPT}</script>"""
+    return _page(title, body)
+
+
+class _Totals:
+    """The two totals a picture heads with (what ``game_svg`` reads of profits)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Any, second: Any) -> None:
+        self.first = first
+        self.second = second
+
+
+def _difference(a: Any, b: Any) -> Any:
+    with decimal.localcontext(EXACT_DECIMAL):
+        if isinstance(a, float):
+            return round_float(Fraction(a) - Fraction(b))
+        return a - b
+
+
+def _review_sample(reviews: list) -> list:
+    """The first and last SUMMARY_MOVES moves and the SUMMARY_MOVES that lost most, in
+    turn order."""
+    import heapq
+
+    worst = heapq.nlargest(SUMMARY_MOVES, reviews, key=lambda r: r.loss)
+    chosen = {r.turn: r for r in reviews[:SUMMARY_MOVES] + reviews[-SUMMARY_MOVES:] + worst}
+    return [chosen[t] for t in sorted(chosen)]

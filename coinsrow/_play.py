@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
 
+from ._analysis import analyze
 from ._coins import Number, round_float
 from ._dispatch import EXACT_DECIMAL
 from ._engine import Engine
@@ -522,6 +523,12 @@ def _loop(match: _Match, stdin: TextIO, out: TextIO, interactive: bool) -> Outco
             assert isinstance(action, Move)
             move, loss = match.take(HUMAN, action)
             _write(out, [match.describe(HUMAN, move, loss)] + match.position_lines())
+    if match.history:
+        # The review of the game just played (coinsrow analyze's table), before the verdict.
+        first = "you" if match.human_first else "the engine"
+        _write(out, ["", f"Review of the game (the first player is {first}):",
+                     *analyze(match.start, [move for _, move, _ in match.history]).lines(),
+                     ""])
     _write(out, match.summary())
     return Outcome([(player, move) for player, move, _ in match.history],
                    match.total(HUMAN), match.total(ENGINE), not len(match.engine))

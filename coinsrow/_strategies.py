@@ -61,6 +61,56 @@ class Playout(NamedTuple):
     first: Number
     second: Number
 
+    def to_svg(self, game: Any) -> str:
+        """An SVG picture of this playout of ``game``: the coins coloured by the player
+        who took them, the turn under each (``analyze(game, self).to_svg()``).
+
+        Parameters
+        ----------
+        game : Game, or a row
+            The game the playout was played from (a playout does not keep it).
+
+        Returns
+        -------
+        str
+            A standalone SVG document.
+
+        Raises
+        ------
+        ValueError
+            If the moves are not a playout of ``game``.
+
+        Cost: O(n log n) for n moves.
+        """
+        from ._analysis import analyze
+
+        return analyze(game, self.moves).to_svg()
+
+    def to_html(self, game: Any) -> str:
+        """A self-contained web page stepping through this playout of ``game``, with each
+        move's worth and loss (``analyze(game, self).to_html()``).
+
+        Parameters
+        ----------
+        game : Game, or a row
+            The game the playout was played from.
+
+        Returns
+        -------
+        str
+            The HTML document.
+
+        Raises
+        ------
+        ValueError
+            If the moves are not a playout of ``game``.
+
+        Cost: O(n log n) for n moves.
+        """
+        from ._analysis import analyze
+
+        return analyze(game, self.moves).to_html()
+
 
 # -- the named strategies -----------------------------------------------------------------
 # Each is built once per playout (``parity`` commits to a class of coins at the start) and

@@ -184,7 +184,8 @@ def _forest_nodes(moves: Any, count: int) -> list[int]:
 
 
 def game_svg(game: Any, max_coins: int | None = None, play: Iterable[Any] | None = None, *,
-             totals: bool = True) -> str:
+             totals: bool = True, profits: Any = None,
+             bases: Sequence[int] | None = None) -> str:
     """An SVG drawing of ``game`` (a ``Game``) and one optimal play from it.
 
     O(n log k) for the play (O(n log n) with a forest) plus O(n) for the drawing. One
@@ -199,6 +200,12 @@ def game_svg(game: Any, max_coins: int | None = None, play: Iterable[Any] | None
     play (default ``game.play()``), read once; a summary reads it as it goes, so an iterator
     keeps a long play out of memory.
 
+    Any play can be drawn, optimal or not, whole or a beginning: ``profits`` are then its
+    totals (``(first, second)``; default ``game.profits()``, the optimal play's), and
+    ``bases`` each component's original position of its first coin left (rows, then stacks;
+    default: read from the play, which a play that takes every coin tells), so that a coin
+    nobody has taken yet is drawn grey, without a turn.
+
     >>> from coinsrow import Game
     >>> svg = game_svg(Game(rows=[[3, 2, 2, 3, 1, 2]]))
     >>> svg.count('class="coin ')
@@ -210,7 +217,7 @@ def game_svg(game: Any, max_coins: int | None = None, play: Iterable[Any] | None
     stacks = [tuple(s) for s in game.stacks]
     forest = getattr(game, "forest", None)
     moves = game.play() if play is None else list(play)
-    profits = tidy_profits(game.profits(), moves)
+    profits = tidy_profits(game.profits() if profits is None else profits, moves)
 
     # The turn of every coin, keyed by (kind, index, position in the original component);
     # a component's first coin left has the smallest position among its moves.
@@ -220,6 +227,9 @@ def game_svg(game: Any, max_coins: int | None = None, play: Iterable[Any] | None
         turn_of[(move.kind, move.index, move.position)] = t
         key = (move.kind, move.index)
         offset[key] = min(offset.get(key, move.position), move.position)
+    if bases is not None:
+        offset.update({("row", i): b for i, b in enumerate(bases[:len(rows)])})
+        offset.update({("stack", i): b for i, b in enumerate(bases[len(rows):])})
 
     body, width, y = _header(profits, totals=totals)
     for i, row in enumerate(rows):

@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+import coinsrow
 from coinsrow import Game
 from coinsrow.__main__ import main
 from coinsrow._html import HTML_MAX_COINS, SUMMARY_MOVES, game_html
@@ -275,7 +276,10 @@ def test_html_flag_writes_the_page(tmp_path):
     path2 = tmp_path / "versus.html"
     status, _, err = call(["--html", str(path2), "--strategy", "greedy", "1", "2", "3"])
     assert (status, err) == (0, "")
-    assert path2.read_text(encoding="utf-8") == Game(rows=[[1, 2, 3]]).to_html()
+    # the page of the game played (greedy against optimal), not of the optimal play
+    played = coinsrow.simulate([1, 2, 3], "greedy", "optimal")
+    assert path2.read_text(encoding="utf-8") == \
+        coinsrow.analyze(Game(rows=[[1, 2, 3]]), played).to_html()
 
 
 def test_html_flag_bad_path_is_one_line(tmp_path):

@@ -37,6 +37,9 @@ from oracles import brute_solver, dp_table
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "your move> "
+#: The lines of the review (after the summary) other than its moves.
+REVIEW_LINES = ("Review of the game", "move  player", "(* marks", "First player took",
+                "Optimal margin", "The game is not finished")
 OTHER_LINES = ("coinsrow play: ", "Type ", "Rows and stacks count from 0", "Optimal play by both",
                "moves: ", "  hint: ", "  undo: ", "  quit: ", "after each move: ")
 ONE_ROW_WORDS = {"left": ["l", "left", "L", "Left", " left "], "right": ["r", "right", "R"]}
@@ -60,6 +63,7 @@ class Screen:
     OVER = re.compile(r"^(game over|game stopped with (\d+) coins? left): you (\S+), "
                       r"engine (\S+) \((you win|the engine wins|a draw|unfinished: you are "
                       r"ahead|unfinished: the engine is ahead|unfinished: level)\)$")
+    REVIEW = re.compile(r"^ +(\d+)  (first|second) +\S+(?: \S+)* +(\S+) +\S+ +\S+ +(\S+)(?:  \*)?$")
     MARGIN = re.compile(r"^your margin: (\S+); optimal play by both from the start: (\S+); "
                         r"your moves gave away (\S+)$")
 
@@ -89,6 +93,7 @@ class Screen:
         self.typed = 0
         self.hints_checked = 0
         self.json_checked = False
+        self.reviewed = 0
         self.last_hint: str | None = None
 
     # -- the position ------------------------------------------------------------------------
@@ -155,6 +160,19 @@ class Screen:
 
     def check(self, line: str) -> None:
         if line.startswith(PROMPT) or not line.strip():
+            return
+        review = self.REVIEW.match(line)
+        if review and not self.checked_summary:
+            # The review of the game, before the verdict: each move's coin and loss are
+            # the ones the game reported.
+            turn = int(review[1]) - 1
+            who, _, coin, loss = self.history[turn]
+            assert review[2] == ("first" if turn % 2 == 0 else "second"), line
+            assert (who == "you") == ((turn % 2 == 0) == self.human_first), line
+            assert number(review[3]) == coin and number(review[4]) == loss, line
+            self.reviewed += 1
+            return
+        if line.startswith(REVIEW_LINES) and not self.checked_summary:
             return
         if self.checked_summary:
             document = json.loads(line)  # only the JSON line may follow the summary
@@ -587,7 +605,9 @@ def test_terminal_undo_hint_help_and_end_of_input():
     console.type("\x04", end="")  # Ctrl-D: the end of input, as quit
     assert not console.until_prompt()
     assert console.finish() == 0
-    tail = console.screen().split("\n")[-3:]
+    screen = console.screen().split("\n")
+    tail = screen[-3:]
+    assert "Review of the game (the first player is you):" in screen
     assert tail[0] == ("game stopped with 4 coins left: you 900, engine 4 (unfinished: you are "
                        "ahead)")
     assert tail[1] == ("your margin: 896; optimal play by both from the start: 1892; your "
@@ -663,6 +683,11 @@ def test_quit_from_a_pipe_ends_with_the_totals_and_json():
     lines = out.splitlines()
     assert lines[-3] == ("game stopped with 2 coins left: you 8, engine 5 (unfinished: you are "
                          "ahead)")
+    review = lines.index("Review of the game (the first player is you):")
+    assert lines[review + 2:review + 4] == [
+        "   1  first   row 0 right         8         5         5         0",
+        "   2  second  row 0 left          5         3         3         0"]
+    assert "The game is not finished." in lines[review:-3]
     assert json.loads(lines[-1]) == {"human": 8, "engine": 5, "moves": [
         {"player": "human", "kind": "row", "index": 0, "end": "right", "coin": 8},
         {"player": "engine", "kind": "row", "index": 0, "end": "left", "coin": 5}]}
