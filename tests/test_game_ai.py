@@ -276,3 +276,22 @@ def test_pettingzoo_returns_are_the_margins():
             env.step(action)
         assert totals["player_0"] == margin == -totals["player_1"]
         assert info["optimal"] == dp_value(coins)
+
+
+def test_the_guides_regret_example_runs():
+    _spiel()
+    _envs()
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "game_ai_regret.py"
+    spec = importlib.util.spec_from_file_location("game_ai_regret", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    table = example.regret_table([6, 9], [5, 20], rows=3, seed=1)
+    assert [(line["length"], line["budget"]) for line in table] == [
+        (6, 5), (6, 20), (9, 5), (9, 20)]
+    for line in table:
+        assert line["mean_regret"] >= 0 and 0 <= line["perfect"] <= line["rows"] == 3
+    assert example.random_agent_regret(20, seed=2) > 0
+    margin, optimal = example.pettingzoo_margin(seed=3)
+    assert margin <= optimal
