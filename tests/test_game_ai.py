@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import coinsrow
+
 from oracles import dp_value
 
 
@@ -46,7 +47,7 @@ def test_random_sim_test_passes(params):
 
 
 def test_alpha_beta_search_agrees_with_value_on_random_small_games():
-    pyspiel, spiel = _spiel()
+    pyspiel, _ = _spiel()
     from open_spiel.python.algorithms import minimax
     rng = random.Random(41)
     for trial in range(220):
