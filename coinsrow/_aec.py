@@ -69,7 +69,7 @@ class CoinsRowAEC(AECEnv):
     def observe(self, agent: str) -> dict:
         row = self._row
         assert row is not None
-        board = row.observation(np.zeros((2, self._n)))
+        board = row.observation()
         mask = np.zeros(2, dtype=np.int8)
         if agent == self.agent_selection and len(row):
             mask[:] = 1

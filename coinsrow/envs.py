@@ -28,6 +28,7 @@ __all__ = ["OPPONENTS", "CoinsRowEnv", "aec_env"]
 
 OPPONENTS = ("optimal", "greedy", "lookahead", "random")
 _LEFT, _RIGHT = 0, 1
+_BOTH, _NONE = np.ones(2, dtype=np.int8), np.zeros(2, dtype=np.int8)
 
 
 def draw_row(coins: Any, n: int, rng: np.random.Generator, max_coin: int) -> list[int]:
@@ -48,13 +49,17 @@ def observation_bounds(fixed: list | None, max_coin: int) -> tuple[float, float]
 
 
 class PlayedRow:
-    """One row being played: its coins, the ends left, and the engine that knows the
-    optimum (O(log n) a move)."""
+    """One row being played: its coins, the ends left, the observation kept up to date
+    (O(1) a move), and the engine that knows the optimum (O(log n) a move)."""
 
     def __init__(self, coins: list) -> None:
         self.coins = coins
         self.left, self.right = 0, len(coins)
         self.engine = Engine(coins)
+        # Row 0: the coins (0 once taken); row 1: 1 where a coin is left.
+        self.board = np.zeros((2, len(coins)))
+        self.board[0] = coins
+        self.board[1] = 1
 
     def __len__(self) -> int:
         return self.right - self.left
@@ -62,21 +67,19 @@ class PlayedRow:
     def take(self, action: int) -> Any:
         """Take the left (0) or right (1) end; the coin taken."""
         if action == _LEFT:
-            coin = self.coins[self.left]
+            at = self.left
             self.left += 1
             self.engine.take("left")
         else:
             self.right -= 1
-            coin = self.coins[self.right]
+            at = self.right
             self.engine.take("right")
-        return coin
+        self.board[0, at] = self.board[1, at] = 0
+        return self.coins[at]
 
-    def observation(self, out: np.ndarray) -> np.ndarray:
-        """``out[0]``: the coins (0 once taken); ``out[1]``: 1 where a coin is left."""
-        out.fill(0)
-        out[0, self.left:self.right] = self.coins[self.left:self.right]
-        out[1, self.left:self.right] = 1
-        return out
+    def observation(self) -> np.ndarray:
+        """The observation, a copy the caller may keep (O(n))."""
+        return self.board.copy()
 
 
 def _opponent(name_or_callable: Any) -> Callable[[PlayedRow, Any], int]:
@@ -140,8 +143,8 @@ class CoinsRowEnv(gymnasium.Env):
     opponent's reply. At the end ``info["optimal"]`` is ``coinsrow.value`` of the row and
     ``info["regret"]`` is that minus the agent's margin (the episode's return).
 
-    Cost: a reset O(n log n); a step O(n) for the observation's copy plus O(log n) for the
-    engine (the optimum and the optimal opponent).
+    Cost: a reset O(n log n); a step O(log n) for the engine (the optimum and the optimal
+    opponent) plus the observation's copy, O(n) but a memory copy (2 µs for 10^4 coins).
     """
 
     # Gymnasium reads it from the class, before an instance exists.
@@ -163,7 +166,6 @@ class CoinsRowEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(2)
         self.observation_space = spaces.Box(*observation_bounds(self._fixed, max_coin),
                                             shape=(2, self._n), dtype=np.float64)
-        self._buffer = np.zeros((2, self._n))
         self._row: PlayedRow | None = None
         self._margin: Any = 0
         if seed is not None:
@@ -177,18 +179,19 @@ class CoinsRowEnv(gymnasium.Env):
         self._row = PlayedRow(coins)
         self._optimal = value(coins)
         self._margin = 0
-        return self._row.observation(self._buffer).copy(), self._info()
+        return self._row.observation(), self._info()
 
     def _info(self) -> dict:
         row = self._row
         assert row is not None
-        return {"action_mask": np.array([1, 1] if len(row) else [0, 0], dtype=np.int8)}
+        return {"action_mask": (_BOTH if len(row) else _NONE).copy()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         row = self._row
         if row is None or not len(row):
             raise RuntimeError("step() after the end of an episode: call reset() first")
-        if not self.action_space.contains(action):
+        # Checked by hand: Discrete.contains cost as much as the two moves of the engine.
+        if action != 0 and action != 1 or isinstance(action, (bool, float)):
             raise ValueError(f"action {action!r} is not 0 (left) or 1 (right)")
         reward = row.take(int(action))
         if len(row):
@@ -199,7 +202,7 @@ class CoinsRowEnv(gymnasium.Env):
         if done:
             info["optimal"] = self._optimal
             info["regret"] = self._optimal - self._margin
-        return row.observation(self._buffer).copy(), float(reward), done, False, info
+        return row.observation(), float(reward), done, False, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self._row is None:
