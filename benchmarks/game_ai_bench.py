@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import coinsrow  # noqa: E402
-from coinsrow.envs import CoinsRowEnv  # noqa: E402
+import coinsrow
+from coinsrow.envs import CoinsRowEnv
 
 
 def step_seconds(row: list[int], episodes: int) -> float:
@@ -39,7 +39,7 @@ def step_seconds(row: list[int], episodes: int) -> float:
 
 
 def two_takes_seconds(row: list[int], number: int) -> float:
-    engine = coinsrow.Engine(row * (2 * number // len(row) + 2))
+    engine = coinsrow.Engine(row * (6 * number // len(row) + 2))  # 3 timings of number
 
     def two_takes() -> None:
         engine.take("left")

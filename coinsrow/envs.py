@@ -79,7 +79,8 @@ class PlayedRow:
 
     def observation(self) -> np.ndarray:
         """The observation, a copy the caller may keep (O(n))."""
-        return self.board.copy()
+        copy: np.ndarray = self.board.copy()
+        return copy
 
 
 def _opponent(name_or_callable: Any) -> Callable[[PlayedRow, Any], int]:
@@ -191,7 +192,7 @@ class CoinsRowEnv(gymnasium.Env):
         if row is None or not len(row):
             raise RuntimeError("step() after the end of an episode: call reset() first")
         # Checked by hand: Discrete.contains cost as much as the two moves of the engine.
-        if action != 0 and action != 1 or isinstance(action, (bool, float)):
+        if (action != 0 and action != 1) or isinstance(action, (bool, float)):
             raise ValueError(f"action {action!r} is not 0 (left) or 1 (right)")
         reward = row.take(int(action))
         if len(row):
