@@ -64,6 +64,10 @@ doctest_global_setup = """
 import coinsrow
 from coinsrow import *
 from coinsrow.silver_dollar import winner, winning_move
+import importlib.util
+# The game-AI guide's examples need the optional `games` group (skipped without it).
+without_games = not all(importlib.util.find_spec(name) for name in
+                        ("pyspiel", "gymnasium", "pettingzoo"))
 """
 
 # No intersphinx: the build needs no network.
