@@ -9,8 +9,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from . import value
-from .envs import PlayedRow, draw_row, observation_bounds
+from ._played_row import PlayedRow, draw_row, observation_bounds
+from ._row_calls import value
 
 _AGENTS = ["player_0", "player_1"]
 

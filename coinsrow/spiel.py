@@ -39,7 +39,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from . import Engine, Game, Move
+from ._engine import Engine
+from ._game import Game
+from ._moves import Move
 from ._text import format_number
 
 __all__ = ["GAME_NAME", "CoinsInARowGame", "CoinsInARowState", "OptimalBot", "game_coins"]

@@ -58,6 +58,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "_pack": ("Packing", "PackSpan", "pack_components"),
     "_one_row": ("row_play", "row_profits", "row_value"),
     "_row_greedy": (),
+    "_row_helpers": (),
+    "_row_shapes": (),
     "_row_stack": (),
     "_rows": ("check_finite", "game_play", "game_profits", "game_value"),
     "_rows_exact": ("check_finite_exact", "game_play_exact", "game_profits_exact",
@@ -67,9 +69,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "_short_rows": (),
     "_sort": (),
     "_subrows": ("SubRows",),
+    "_subrows_core": (),
     "_subrows_exact": ("SubRowsExact",),
     "_workers": ("run_on_threads",),
     "_window": ("WINDOW_INT64_LIMIT", "RowWindows", "pizza_profits", "window_pizza"),
+    "_window_forests": (),
     "_window_exact": ("RowWindowsExact", "pizza_profits_exact", "window_pizza_exact"),
 }
 _HOMES = {name: module for module, names in _EXPORTS.items() for name in names}

@@ -34,7 +34,7 @@ cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._rows cimport Component, _padded, _play_float_profits, _reduce_all_into
+from coinsrow._core._row_helpers cimport Component, _padded, _play_float_profits, _reduce_all_into
 from coinsrow._core._window cimport RowWindows
 from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array

@@ -10,7 +10,7 @@ from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._sort cimport _sort_ascending, _sort_ids_by_key
 from coinsrow._core._heap cimport _heap_pop, _heap_push, _min_pop, _min_push
-from coinsrow._core._rows cimport Component, _first_not_finite, _head, _padded, _reduce_into
+from coinsrow._core._row_helpers cimport Component, _first_not_finite, _head, _padded, _reduce_into
 
 
 # -- the order of the vertices: children first -----------------------------------------------

@@ -27,7 +27,7 @@
 # all the same.
 
 from coinsrow._core._types cimport *
-from coinsrow._core._rows cimport _first_not_finite
+from coinsrow._core._row_helpers cimport _first_not_finite
 from coinsrow._core._window_forests cimport _w_forests_counted, _w_heights
 from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._subrows_core cimport (_sr_core_bytes, _sr_core_free, _sr_core_layout,

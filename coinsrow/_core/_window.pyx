@@ -30,8 +30,8 @@
 cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits, _one_row_greedy,
-                                   _reduce_into)
+from coinsrow._core._row_helpers cimport (_first_not_finite, _one_row_float_profits,
+                                          _one_row_greedy, _reduce_into)
 from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._sort cimport _sort_ids_by_key
 from coinsrow._core._window_forests cimport (_F_LIMIT, _H_LIMIT, _w_alloc_each, _w_alloc_stacks,

@@ -5,7 +5,7 @@
 # par2). The keys are (h[t], t): see the top of _window.pyx.
 
 from coinsrow._core._types cimport *
-from coinsrow._core._rows cimport _first_not_finite
+from coinsrow._core._row_helpers cimport _first_not_finite
 from coinsrow._core._signals cimport _forest_signals
 
 
