@@ -8,8 +8,9 @@
 
 from coinsrow._core._types cimport *
 from coinsrow._core._heap cimport _heap_sift_down
-from coinsrow._core._row_helpers cimport (Component, _head, _one_row_greedy, _padded,
-                                          _reduce_all_into, _take_head)
+from coinsrow._core._row_helpers cimport (Component, _first_not_finite, _head,
+                                          _one_row_float_profits, _one_row_greedy, _padded,
+                                          _play_float_profits, _reduce_all_into, _take_head)
 from coinsrow._core._sort cimport _key, _alternating_sum_sorted, _alternating_sum_narrow
 
 
