@@ -20,6 +20,12 @@ with its links to files of the repository and its images made absolute (under th
 URL of ``[project.urls]``) or, while the project has no public URL, replaced by text that
 stands without them.
 
+The modules are cythonized and compiled in parallel, on every core (``os.cpu_count()``)
+unless ``-j N`` says otherwise: the C of each module takes a few seconds to compile, and one
+after another a fresh build took 80 s on 2 cores. Each compiled module gets a line on stderr
+(``coinsrow: [3/25] coinsrow._core._rows compiled in 9.1 s``), which ``pip install -v``
+shows; plain ``pip install`` shows its own "Building wheel" line meanwhile.
+
 Metadata is in pyproject.toml; the version in coinsrow/_version.py.
 """
 
@@ -27,6 +33,8 @@ import hashlib
 import os
 import re
 import sys
+import threading
+import time
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -154,7 +162,29 @@ def render_templates() -> None:
 
 class BuildExt(build_ext):
     """build_ext that cythonizes (only what changed), recompiles after a change of build mode
-    and records it."""
+    and records it, on every core unless ``-j`` says otherwise, with a line per module."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:  # not set: every core (setuptools' default is one at a time)
+            self.parallel = os.cpu_count() or 1
+        self._progress_lock = threading.Lock()
+        self._compiled = 0
+
+    def build_extension(self, ext: Extension) -> None:
+        """Compile one module (setuptools calls this from its threads) and say so on stderr,
+        with its time: a fresh build is some 25 modules of a few seconds each."""
+        target = Path(self.get_ext_fullpath(ext.name))
+        before = target.stat().st_mtime_ns if target.exists() else None
+        start = time.perf_counter()
+        super().build_extension(ext)
+        done = (f"compiled in {time.perf_counter() - start:.1f} s"
+                if not target.exists() or target.stat().st_mtime_ns != before
+                else "up to date")
+        with self._progress_lock:
+            self._compiled += 1
+            print(f"coinsrow: [{self._compiled}/{len(self.extensions)}] {ext.name} {done}",
+                  file=sys.stderr, flush=True)
 
     def run(self) -> None:
         build_base = Path(self.get_finalized_command("build").build_base)
@@ -166,6 +196,8 @@ class BuildExt(build_ext):
             mode_changed = any(Path(self.build_temp).glob("coinsrow/**/*.c"))
         if mode_changed:
             self.force = True
+        print(f"coinsrow: building {len(self.extensions)} extension modules"
+              f" ({MODE.split()[0]}), {self.parallel} at a time", file=sys.stderr, flush=True)
         self.cythonize()
         super().run()
         mode_file.parent.mkdir(parents=True, exist_ok=True)

@@ -70,7 +70,9 @@ class CtrlC:
             time.sleep(self.every())
 
     def stop(self) -> None:
-        """Stop pressing and wait for the presser; a press made meanwhile lands here."""
+        """Stop pressing and wait for the presser; a press made meanwhile lands here, but one
+        made before the call is raised on entering it: call it until it returns where presses
+        keep coming."""
         while True:
             try:
                 self.pressing = False

@@ -2,13 +2,23 @@ import os
 import signal
 
 from hypothesis import HealthCheck, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+# Under pytest-xdist (`pytest -n auto`) each worker keeps the failing examples it found in a
+# directory of its own: workers writing and replaying one directory at once could read each
+# other's half-written entries. (Hypothesis' default, one .hypothesis/examples, otherwise.)
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+_DATABASE = ({"database": DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}")}
+             if _WORKER else {})
 
 settings.register_profile(
-    "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    **_DATABASE,
 )
-settings.register_profile("quick", max_examples=30, deadline=None)
+settings.register_profile("quick", max_examples=30, deadline=None, **_DATABASE)
 settings.register_profile(
-    "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "thorough", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    **_DATABASE,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 

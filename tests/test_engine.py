@@ -547,7 +547,7 @@ FOREST_OPPONENTS = ("random", "greedy", "trees", "spoiler")
 @pytest.mark.slow
 def test_engine_on_forests_against_brute_force():
     rng = random.Random(40)
-    for game in range(scaled(900, 3)):
+    for game in range(scaled(400, 3)):
         rows, stacks, values, parents = _forest_position(rng, 8)
         _play_forest_game(rows, stacks, values, parents, rng,
                           FOREST_OPPONENTS[game % len(FOREST_OPPONENTS)])

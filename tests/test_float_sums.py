@@ -81,7 +81,7 @@ def owner_fsums(row: list[float], moves) -> tuple[float, float]:
 def test_row_kernel_sums_are_fsum_on_doubles_of_every_kind():
     rng = random.Random(4101)
     checked = 0
-    for _ in range(1500):
+    for _ in range(600):
         n = rng.choice([1, 2, 3, 4, 7, 30, 300, 3000])
         row = float_row(rng, n)
         arr = np.array(row, dtype=np.float64)
@@ -94,7 +94,7 @@ def test_row_kernel_sums_are_fsum_on_doubles_of_every_kind():
                 continue
             checked += 1
             assert same_bits(tuple(payload), want), (row, parts)
-    assert checked > 3000  # most rows stay in the float range all along
+    assert checked > 1200  # most rows stay in the float range all along
 
 
 @machine_only

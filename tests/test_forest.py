@@ -108,7 +108,7 @@ def _check_play_optimal(rows, stacks, values, parents, moves):
 @pytest.mark.slow
 def test_value_and_play_against_minimax_on_many_small_mixed_positions():
     rng = random.Random(2024)
-    for _ in range(2000):
+    for _ in range(800):
         rows, stacks, values, parents = _random_position(rng, 8)
         game = Game(rows=rows, stacks=stacks, forest=(values, parents))
         expected = brute_forest_value(rows, stacks, values, parents)
@@ -122,7 +122,7 @@ def test_value_and_play_against_minimax_on_many_small_mixed_positions():
 @pytest.mark.slow
 def test_value_and_play_against_minimax_on_forests_of_up_to_12_nodes():
     rng = random.Random(7)
-    for _ in range(300):
+    for _ in range(150):
         n = rng.randint(9, 12)
         values = _random_values(rng, n)
         parents = random_parents(rng, n)

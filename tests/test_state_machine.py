@@ -75,7 +75,7 @@ class EngineBesideGame(RuleBasedStateMachine):
         check_windows(self.engine._windows)
 
 
-EngineBesideGame.TestCase.settings = settings(max_examples=120, stateful_step_count=12,
+EngineBesideGame.TestCase.settings = settings(max_examples=60, stateful_step_count=12,
                                               deadline=None)
 TestEngineBesideGame = pytest.mark.slow(EngineBesideGame.TestCase)
 

@@ -45,7 +45,7 @@ def test_the_stated_rule_on_random_rows_with_ties():
     rng = random.Random(12)
     both_optimal = 0
     converts = (lambda x: x, float, Fraction, lambda x: Decimal(x) / 4, lambda x: x * 2**70)
-    for k in range(4000):
+    for k in range(2000):
         row = [rng.randint(-3, 3) for _ in range(rng.randint(1, 9))]
         row = [converts[k % len(converts)](x) for x in row]
         exact = [Fraction(x) for x in row]
@@ -59,4 +59,4 @@ def test_the_stated_rule_on_random_rows_with_ties():
         assert first == (0 if move == "left" else len(row) - 1)
         assert Game(rows=[row]).best_move().end == move
         assert Engine(row).best_move().end == move
-    assert both_optimal > 500  # the rule decides between two optimal moves often
+    assert both_optimal > 250  # the rule decides between two optimal moves often
