@@ -66,6 +66,12 @@ DIRECTIVES = {
     "freethreading_compatible": True,
 }
 
+# The compiled kernels are private (coinsrow._core): their docstrings stay in the .pyx sources
+# and the stub (_core/__init__.pyi), not in the binaries. Their signatures stay readable (the
+# built-in functions' __text_signature__, which inspect.signature and stubtest read):
+# 20 KB less in all, stripped on x86-64 Linux (1,813,448 -> 1,792,968 bytes).
+KERNEL_DOCSTRINGS = False
+
 # Calls into libpython through the GOT, without a PLT stub for each function the module calls
 # (modules are loaded with every symbol bound at once, RTLD_NOW, so lazy binding gains
 # nothing): 26 KB less in all, stripped on x86-64 Linux.
@@ -126,7 +132,8 @@ COLD_MODULES = {SHARED_RUNTIME, PACKAGE + "._types", PACKAGE + "._scratch",
 # The recorded mode names the directives and flags too: a change of them (not only a switch
 # between debug and release) rebuilds everything, as the time stamps alone would keep the old C.
 MODE += " " + hashlib.sha256(repr(
-    (DIRECTIVES, COMPILE_ARGS, COLD_COMPILE_ARGS, LINK_ARGS, sorted(COLD_MODULES))
+    (DIRECTIVES, KERNEL_DOCSTRINGS, COMPILE_ARGS, COLD_COMPILE_ARGS, LINK_ARGS,
+     sorted(COLD_MODULES))
 ).encode()).hexdigest()[:16]
 
 
@@ -208,7 +215,9 @@ class BuildExt(build_ext):
         changed since the last run, in parallel with ``-j``; the C goes to the build
         directory."""
         from Cython.Build import cythonize
+        from Cython.Compiler import Options
 
+        Options.docstrings = KERNEL_DOCSTRINGS
         render_templates()
         generated = cythonize(
             self.extensions,

@@ -59,11 +59,19 @@ class CtrlC:
 
     def __init__(self, first: float, every: Callable[[], float]) -> None:
         self.pressing = True
+        self.started = False
         self.first, self.every = first, every
         self.thread = threading.Thread(target=self._press, daemon=True)
         self.thread.start()
+        # Only now may the presser count down to its first press: on a loaded machine the
+        # main thread could stay inside start() (waiting for the new thread to say it runs)
+        # longer than ``first``, and a press would land in the constructor, not in the call
+        # it is meant for.
+        self.started = True
 
     def _press(self) -> None:
+        while not self.started:   # a flag, not an Event: see the class's docstring
+            time.sleep(0.0005)
         time.sleep(self.first)
         while self.pressing:
             _thread.interrupt_main()

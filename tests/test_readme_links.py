@@ -36,6 +36,7 @@ LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^\s()<>]+)>?(?:\s+\"
 HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 # A path in code: two or more components (a/b, ../a/b.md), file names of letters, digits, . _ -
 CODE_PATH = re.compile(r"(?<![\w/.:-])((?:\.\.?/)*[\w.-]+(?:/[\w.-]+)+)")
+GYMNASIUM_ID = re.compile(r"/[A-Z][\w]*-v\d+$")
 URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 
 
@@ -137,6 +138,8 @@ def test_paths_quoted_in_code_exist_in_the_repository() -> None:
                 path = quoted.rstrip("/.")
                 if not path.startswith(".") and path.split("/", 1)[0] not in top_level:
                     continue  # not a path of this repository (a module, a URL, a data file)
+                if GYMNASIUM_ID.search(path):
+                    continue  # an environment's id, "namespace/Name-vN", not a path
                 checked += 1
                 name = _in_repository(ROOT / path)
                 if name is None:
