@@ -255,22 +255,7 @@ def game_html(game: Any, *, delay_ms: int = 600) -> str:
 <p>{n} coin{'s' if n != 1 else ''}. Value of the game (first player's total minus the second's,
 both playing optimally): <b id="game-value">{escape(values[0])}</b>; in the end, first player
 <b>{escape(first[-1])}</b>, second player <b>{escape(second[-1])}</b>.</p>
-<div class="controls">
-<button id="to-start" type="button" title="back to the start (Home)">&#x25c0;&#x25c0; Start
-</button>
-<button id="step-back" type="button" title="one move back (Left)">&#x25c0; Back</button>
-<button id="step-forward" type="button" title="one move forward (Right)">Forward &#x25b6;
-</button>
-<button id="to-end" type="button" title="to the end (End)">End &#x25b6;&#x25b6;</button>
-<button id="play-all" type="button" title="play the whole optimal play (Space)">&#x25b6; Play all
-</button>
-</div>
-<div class="status" aria-live="polite">
-<p>Move <span id="step">0</span> of <span id="moves">{n}</span>.
-<span id="last-move">No move yet.</span></p>
-<p class="totals"><span class="swatch first"></span>first player
-<b id="first-total">{escape(first[0])}</b> <span class="swatch second"></span>second player
-<b id="second-total">{escape(second[0])}</b></p>
+{_controls_and_totals(n, first[0], second[0], "play the whole optimal play")}
 <p>To move: <span id="to-move">{to_move}</span>. Value of this position for the player to
 move: <b id="value">{escape(values[0])}</b> (her coins from here minus the other's, both playing
 optimally).</p>
@@ -403,22 +388,7 @@ def review_html(analysis: Any, bases: Any = None, *, delay_ms: int = 600) -> str
 <h1>Coins in a row: a reviewed game</h1>
 <p class="rules">{escape(_REVIEW_RULES)}</p>
 <p class="verdict">{verdict}</p>
-<div class="controls">
-<button id="to-start" type="button" title="back to the start (Home)">&#x25c0;&#x25c0; Start
-</button>
-<button id="step-back" type="button" title="one move back (Left)">&#x25c0; Back</button>
-<button id="step-forward" type="button" title="one move forward (Right)">Forward &#x25b6;
-</button>
-<button id="to-end" type="button" title="to the end (End)">End &#x25b6;&#x25b6;</button>
-<button id="play-all" type="button" title="replay the moves (Space)">&#x25b6; Play all
-</button>
-</div>
-<div class="status" aria-live="polite">
-<p>Move <span id="step">0</span> of <span id="moves">{n}</span>.
-<span id="last-move">No move yet.</span></p>
-<p class="totals"><span class="swatch first"></span>first player
-<b id="first-total">{escape(first[0])}</b> <span class="swatch second"></span>second player
-<b id="second-total">{escape(second[0])}</b></p>
+{_controls_and_totals(n, first[0], second[0], "replay the moves")}
 <p>To move: <span id="to-move">{PLAYER_NAMES[0] if n else "nobody"}</span>. Best gain from
 here for the player to move: <b id="value">{escape(values[0])}</b>.</p>
 <p>Move played next: <span id="next-move">{escape(next_move)}</span>.</p>
@@ -463,3 +433,24 @@ def _review_sample(reviews: list) -> list:
     worst = heapq.nlargest(SUMMARY_MOVES, reviews, key=lambda r: r.loss)
     chosen = {r.turn: r for r in reviews[:SUMMARY_MOVES] + reviews[-SUMMARY_MOVES:] + worst}
     return [chosen[t] for t in sorted(chosen)]
+
+
+def _controls_and_totals(n: int, first: str, second: str, play_all: str) -> str:
+    """The step buttons (with their keys) and the status lines every stepping page shows:
+    the move reached, the last move, both totals."""
+    return f"""<div class="controls">
+<button id="to-start" type="button" title="back to the start (Home)">&#x25c0;&#x25c0; Start
+</button>
+<button id="step-back" type="button" title="one move back (Left)">&#x25c0; Back</button>
+<button id="step-forward" type="button" title="one move forward (Right)">Forward &#x25b6;
+</button>
+<button id="to-end" type="button" title="to the end (End)">End &#x25b6;&#x25b6;</button>
+<button id="play-all" type="button" title="{play_all} (Space)">&#x25b6; Play all
+</button>
+</div>
+<div class="status" aria-live="polite">
+<p>Move <span id="step">0</span> of <span id="moves">{n}</span>.
+<span id="last-move">No move yet.</span></p>
+<p class="totals"><span class="swatch first"></span>first player
+<b id="first-total">{escape(first)}</b> <span class="swatch second"></span>second player
+<b id="second-total">{escape(second)}</b></p>"""
