@@ -3,7 +3,8 @@
     python docs/examples/game_ai_regret.py [--lengths 8 16 32] [--budgets 10 100 1000]
                                            [--rows 10] [--seed 0]
 
-For every row length and MCTS simulation budget, MCTS (random roll-outs, UCT constant 2)
+For every row length and MCTS simulation budget, MCTS (random roll-outs, UCT constant 100:
+the exploration term must be of the size of the returns, which are margins of coins up to 99)
 moves first against ``coinsrow.spiel.OptimalBot`` on ``--rows`` random rows of coins from 0 to
 99. Its regret on a row is ``coinsrow.value(row)`` (the margin optimal play gets from the
 start) minus the margin it got: 0 for perfect play, exact, with no estimate in it. The table
@@ -25,11 +26,14 @@ import coinsrow.spiel
 from coinsrow.envs import CoinsRowEnv, aec_env
 
 
+UCT_C = 100.0
+
+
 def mcts_regret(row: list[int], budget: int, seed: int) -> int:
     """``value(row)`` minus MCTS's margin, MCTS first, OptimalBot second."""
     game = pyspiel.load_game("coins_in_a_row", {"coins": " ".join(map(str, row))})
     state_rng = np.random.RandomState(seed)
-    searcher = mcts.MCTSBot(game, 2.0, budget, mcts.RandomRolloutEvaluator(1, state_rng),
+    searcher = mcts.MCTSBot(game, UCT_C, budget, mcts.RandomRolloutEvaluator(1, state_rng),
                             random_state=state_rng)
     bots = [searcher, coinsrow.spiel.OptimalBot(game, 1)]
     state = game.new_initial_state()
