@@ -316,7 +316,8 @@ _CHILD = textwrap.dedent("""
             while True:  # each call takes seconds; a signal lands inside one
                 iv.values(starts, stops)
         except KeyboardInterrupt as exc:
-            inside = any(frame.filename.endswith(("_subrows.pyx", "_subrows_exact.pyx"))
+            inside = any(frame.filename.endswith(("_subrows.pyx", "_subrows_core.pyx",
+                                                  "_subrows_exact.pyx"))
                          for frame in traceback.extract_tb(exc.__traceback__))
             if not inside and retries < 5:  # it landed between two calls: once more
                 retries += 1

@@ -1,8 +1,6 @@
 # Declarations of coinsrow._core._forest that other modules cimport.
 
 from coinsrow._core._types cimport *
-from coinsrow._core._signals cimport _FOREST_SIGNALS
-from coinsrow._core._forest_blocks cimport *
 
 
 cdef int _forest_arguments(int64_t coins_length, const int64_t[::1] starts,

@@ -34,22 +34,21 @@ cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._rows cimport (Component, _first_not_finite, _head, _padded,
-    _play_float_profits, _reduce_all_into, _reduce_into)
-from coinsrow._core._window cimport (RowWindows, _F_LIMIT, _H_LIMIT, _Win, _w_drop_block,
-    _w_first_node, _w_pop_left_any, _w_pop_right_any, _w_priority, _w_pull, _w_split,
-    _w_tree_add)
+from coinsrow._core._rows cimport Component, _padded, _play_float_profits, _reduce_all_into
+from coinsrow._core._window cimport RowWindows
+from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
-from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
-from coinsrow._core._sort cimport *
-from coinsrow._core._forest_blocks cimport *
-from coinsrow._core._forest_play cimport *
+from coinsrow._core._sort cimport _alternate_sorted
+from coinsrow._core._forest_blocks cimport _FOREST_WIDE, _forest_released, _forest_released_wide
+from coinsrow._core._forest_play cimport (_forest_not_finite, _forest_play_into, _link_children,
+                                          _slot_blocks, _slot_count, _slots_of)
 from coinsrow._core._heap cimport _min_pop, _min_push
 
-# The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the blocks,
-# bottom-up: the value's loop and the slots' one), _forest_play (the play's loop); this
-# module has the kernels and the engine's structure.
+# The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the value's
+# loop of the blocks, bottom-up), _forest_play (the slots' loop of the blocks, with the tie
+# rule, and the play's loop); this module has the kernels and the engine's structure, whose
+# treap is the rows' RowWindows (it grows its own memory for the slots).
 
 
 # -- the kernels -----------------------------------------------------------------------------------
@@ -321,115 +320,6 @@ def forest_check(const int64_t[::1] parents):
 
 # -- the engine's structure --------------------------------------------------------------------
 
-cdef void *_regrown(void *p, size_t size) except NULL:
-    """p reallocated to ``size`` bytes; MemoryError when refused (p then stays valid and
-    unchanged). O(size)."""
-    cdef void *q = PyMem_RawRealloc(p, size)
-    if q == NULL:
-        raise MemoryError()
-    return q
-
-
-cdef int _grow_treap_cells(RowWindows rows, int64_t extra) except -1:
-    """Room for ``extra`` more treap nodes after the rows' nil node (ids nil + 1 ..): they
-    order after every row block on ties (docs/window.md's treap breaks ties by node id)."""
-    cdef int64_t nil = rows.w.nil, cells = nil + 1 + extra, i
-    rows.w.tl = <int64_t *> _regrown(rows.w.tl, cells * sizeof(int64_t))
-    rows.w.tr = <int64_t *> _regrown(rows.w.tr, cells * sizeof(int64_t))
-    rows.w.sz = <int64_t *> _regrown(rows.w.sz, cells * sizeof(int64_t))
-    rows.w.pri = <uint64_t *> _regrown(rows.w.pri, cells * sizeof(uint64_t))
-    if rows.is_float:
-        rows.val_f = <double *> _regrown(rows.val_f, cells * sizeof(double))
-        rows.alt_f = <double *> _regrown(rows.alt_f, cells * sizeof(double))
-    else:
-        rows.val_i = <int64_t *> _regrown(rows.val_i, cells * sizeof(int64_t))
-        rows.alt_i = <int64_t *> _regrown(rows.alt_i, cells * sizeof(int64_t))
-    for i in range(nil + 1, cells):
-        rows.w.pri[i] = _w_priority(<uint64_t> i)
-        rows.w.tl[i] = nil
-        rows.w.tr[i] = nil
-        rows.w.sz[i] = 0
-        if rows.is_float:
-            rows.val_f[i] = 0
-            rows.alt_f[i] = 0
-        else:
-            rows.val_i[i] = 0
-            rows.alt_i[i] = 0
-    return 0
-
-
-cdef void _treap_pull_all(_Win *w, coin_t *val, coin_t *alt, int64_t i) noexcept nogil:
-    """Sizes and alternating sums of the subtree of i, children first (depth O(log n))."""
-    if i == w.nil:
-        return
-    _treap_pull_all(w, val, alt, w.tl[i])
-    _treap_pull_all(w, val, alt, w.tr[i])
-    _w_pull(w, val, alt, i)
-
-
-cdef int64_t _treap_union(_Win *w, coin_t *val, coin_t *alt, int64_t a,
-                          int64_t b) noexcept nogil:
-    """One treap of the nodes of two (O(m log(n / m)) for m nodes in the smaller)."""
-    cdef int64_t t, before, after
-    if a == w.nil:
-        return b
-    if b == w.nil:
-        return a
-    if w.pri[a] < w.pri[b]:
-        t = a
-        a = b
-        b = t
-    _w_split(w, val, alt, b, a, &before, &after)
-    w.tl[a] = _treap_union(w, val, alt, w.tl[a], before)
-    w.tr[a] = _treap_union(w, val, alt, w.tr[a], after)
-    _w_pull(w, val, alt, a)
-    return a
-
-
-cdef int _treap_of_slots(_Win *w, coin_t *val, coin_t *alt, int64_t node0,
-                         const uint8_t *alive, int64_t n, coin_t *K) except -1 nogil:
-    """Put the slots s with ``alive[s]`` in the treap (node node0 + s, value K[s]) at once:
-    sorted by the treap's order (radix), built in O(m) on that order (the usual stack of
-    the right spine), its sums computed children first, then joined to the rows' blocks.
-    The same treap as inserting them one by one (a treap is fixed by its order and its
-    priorities), without O(m log m) random accesses. NO_MEMORY if scratch is refused."""
-    cdef int64_t *order = NULL
-    cdef int64_t *spine = NULL
-    cdef int64_t m = 0, s, i, top = 0, node, last
-    try:
-        order = <int64_t *> malloc((n if n > 0 else 1) * sizeof(int64_t))
-        spine = <int64_t *> malloc((n + 1) * sizeof(int64_t))
-        if order == NULL or spine == NULL:
-            return NO_MEMORY
-        for s in range(n):
-            if alive[s]:
-                order[m] = s
-                m += 1
-        if _sort_ids_by_key(order, m, K) == NO_MEMORY:
-            return NO_MEMORY
-        for i in range(m):
-            node = node0 + order[i]
-            val[node] = K[order[i]]
-            w.tl[node] = w.nil
-            w.tr[node] = w.nil
-            last = w.nil
-            while top > 0 and w.pri[spine[top - 1]] < w.pri[node]:
-                top -= 1
-                last = spine[top]
-            w.tl[node] = last
-            if top > 0:
-                w.tr[spine[top - 1]] = node
-            spine[top] = node
-            top += 1
-        if m > 0:
-            _treap_pull_all(w, val, alt, spine[0])
-            w.root = _treap_union(w, val, alt, w.root, spine[0])
-        return OK
-    finally:
-        free(order)
-        free(spine)
-
-
 cdef class ForestWindows:
     """Live rows, stacks and a forest (the Engine's position): the value, the move of the
     one tie rule, and any move by either side.
@@ -525,7 +415,6 @@ cdef class ForestWindows:
                                _window_array("q", stops[:n_rows]), n_rows)
         S = _slot_count(starts, stops, n_rows, removed)
         self.n_slots = S
-        self.node0 = self.rows.w.nil + 1
         size = S if S > 0 else 1
         self.sflat = <int64_t *> malloc(size * sizeof(int64_t))
         self.spar = <int64_t *> malloc(size * sizeof(int64_t))
@@ -559,7 +448,7 @@ cdef class ForestWindows:
             raise MemoryError()
         memset(self.gone, 0, size * sizeof(uint8_t))
         try:
-            _grow_treap_cells(self.rows, S)
+            self.node0 = self.rows._add_cells(S)
             with nogil:
                 if self.is_float:
                     _slots_of(cf, starts, stops, n_rows, fbase, parents, removed, self.sflat,
@@ -585,12 +474,7 @@ cdef class ForestWindows:
                     else:
                         self.frozen_i += self.K_i[s]
             with nogil:
-                if self.is_float:
-                    st = _treap_of_slots(&self.rows.w, self.rows.val_f, self.rows.alt_f,
-                                         self.node0, alive, S, self.K_f)
-                else:
-                    st = _treap_of_slots(&self.rows.w, self.rows.val_i, self.rows.alt_i,
-                                         self.node0, alive, S, self.K_i)
+                st = self.rows._insert_blocks(self.node0, alive, S, self.K_i, self.K_f)
             if st == NO_MEMORY:
                 raise MemoryError()
             x = 0
@@ -626,23 +510,17 @@ cdef class ForestWindows:
         free(self.K_f)
 
     cdef void _treap_add(self, int64_t s) noexcept:
-        cdef int64_t node = self.node0 + s
         if self.is_float:
-            self.rows.val_f[node] = self.K_f[s]
-            _w_tree_add(&self.rows.w, self.rows.val_f, self.rows.alt_f, node)
+            self.rows._insert_block(self.node0 + s, 0, self.K_f[s])
         else:
-            self.rows.val_i[node] = self.K_i[s]
-            _w_tree_add(&self.rows.w, self.rows.val_i, self.rows.alt_i, node)
+            self.rows._insert_block(self.node0 + s, self.K_i[s], 0)
 
     cdef void _take(self, int64_t s) noexcept:
         """Take slot s (a root): its block leaves the treap (or the frozen total), the blocks
         it had absorbed come back, its children become roots."""
         cdef int64_t x, ch
         if self.released[s]:
-            if self.is_float:
-                _w_drop_block(&self.rows.w, self.rows.val_f, self.rows.alt_f, self.node0 + s)
-            else:
-                _w_drop_block(&self.rows.w, self.rows.val_i, self.rows.alt_i, self.node0 + s)
+            self.rows._drop_block(self.node0 + s)
         elif self.is_float:
             self.frozen_f -= self.K_f[s]
         else:
@@ -666,14 +544,7 @@ cdef class ForestWindows:
     def value(self):
         """The value of the position for the player to move. O(1): the Greedy alternating
         sum at the treap's root, and the frozen blocks with the sign of the parity."""
-        cdef int64_t root = self.rows.w.root
-        if self.is_float:
-            if self.rows.w.sz[root] & 1:
-                return self.rows.alt_f[root] - self.frozen_f
-            return self.rows.alt_f[root] + self.frozen_f
-        if self.rows.w.sz[root] & 1:
-            return self.rows.alt_i[root] - self.frozen_i
-        return self.rows.alt_i[root] + self.frozen_i
+        return self.rows._greedy_with(self.frozen_i, self.frozen_f)
 
     @cython.critical_section
     def best(self):
@@ -682,15 +553,10 @@ cdef class ForestWindows:
         the end of its row with the larger end block, ties left) or a released block at a
         root; when the treap is empty, the root with the lowest slot. A forest node's
         component is ``len(starts)``. O(log n)."""
-        cdef RowWindows rows = self.rows
-        cdef int64_t first = _w_first_node(&rows.w), s, c
-        cdef bint from_left
-        if first != rows.w.nil:
-            if first < rows.w.nil:
-                c = rows._row_of(first)
-                from_left = rows._left_is_larger(c)
-                return (c, from_left, rows.flat[c] - rows.base[c]
-                        + (rows.left[c] if from_left else rows.right[c] - 1))
+        cdef int64_t first = self.rows._largest_block(), s
+        if first >= 0:
+            if first < self.node0:
+                return self.rows._move_in(self.rows._row_of(first))
             s = first - self.node0
         else:
             s = self._lowest_root()
@@ -705,9 +571,7 @@ cdef class ForestWindows:
         if not 0 <= c < self.k:
             raise IndexError(c)
         if c < self.n_rows:
-            if self.rows.left[c] == self.rows.right[c]:
-                raise IndexError(c)
-            _w_pop_left_any(self.rows, c)
+            self.rows.pop_left(c)
             return
         s = self.stack_top[c]
         if s >= self.stack_end[c]:
@@ -718,9 +582,9 @@ cdef class ForestWindows:
     @cython.critical_section
     def pop_right(self, Py_ssize_t c):
         """Take the right end of row c (IndexError if it is empty or not a row)."""
-        if not 0 <= c < self.n_rows or self.rows.left[c] == self.rows.right[c]:
+        if not 0 <= c < self.n_rows:
             raise IndexError(c)
-        _w_pop_right_any(self.rows, c)
+        self.rows.pop_right(c)
 
     @cython.critical_section
     def take_node(self, int64_t node):
@@ -739,8 +603,7 @@ cdef class ForestWindows:
         if not 0 <= c < self.k:
             raise IndexError(c)
         if c < self.n_rows:
-            return (self.rows.flat[c] + self.rows.left[c] - self.rows.base[c],
-                    self.rows.flat[c] + self.rows.right[c] - self.rows.base[c])
+            return self.rows.bounds(c)
         return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
                 self.comp_stop[c])
 

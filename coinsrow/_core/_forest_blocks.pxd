@@ -1,14 +1,10 @@
-# Declarations of coinsrow._core._forest_blocks that the other forest modules cimport.
+# Declarations of coinsrow._core._forest_blocks (the value's blocks) that the other forest
+# modules cimport.
 
 from coinsrow._core._types cimport *
 
 
 cdef enum:
-    # Siblings that released one block each are sorted as one run from this many on.
-    _FOREST_RUN = 8
-    # The play: a taken vertex's released children join the queue as one sorted run (one
-    # item) from this many on.
-    _PLAY_RUN = 64
     # The value's records have 32-bit ids: from this many nodes on, the 64-bit slots.
     _FOREST_WIDE = 0x7FFFFFFF
     # A parent farther than this from its child and from the previous vertex's parent counts
@@ -33,23 +29,3 @@ cdef int _forest_released_wide(const coin_t[::1] coins, int64_t fbase,
                                const int64_t[::1] parents, const uint8_t[::1] removed,
                                coin_t *keys, int64_t *n_keys, coin_t *frozen,
                                bint *overflow) except -1 nogil
-
-cdef int64_t _slot_count(const int64_t[::1] starts, const int64_t[::1] stops,
-                         Py_ssize_t n_rows, const uint8_t[::1] removed) noexcept nogil
-
-cdef void _slots_of(const coin_t[::1] coins, const int64_t[::1] starts,
-                    const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
-                    const int64_t[::1] parents, const uint8_t[::1] removed, int64_t *flat,
-                    int64_t *par, int64_t *component, coin_t *coin,
-                    int64_t *slot_of_node) noexcept nogil
-
-cdef void _link_children(int64_t n, const int64_t *par, int64_t *first_child,
-                         int64_t *next_sib) noexcept nogil
-
-cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
-                      uint8_t *released, uint8_t *alive, int64_t *merged_first,
-                      int64_t *merged_next, bint *overflow) except -1 nogil
-
-cdef int64_t _forest_not_finite(const double[::1] coins, const int64_t[::1] starts,
-                                const int64_t[::1] stops, int64_t fbase,
-                                const uint8_t[::1] removed) noexcept nogil

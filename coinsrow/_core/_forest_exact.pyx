@@ -3,16 +3,15 @@
 
 cimport cython
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 import heapq
-import math
 
-from coinsrow._core._rows cimport _first_not_finite
-from coinsrow._core._forest cimport *
-
+from coinsrow._core._forest cimport _forest_arguments, _live_count
+from coinsrow._core._forest_blocks cimport _FOREST_WIDE
+from coinsrow._core._forest_play cimport _PLAY_RUN
+from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._rows_exact cimport (_first_coin, _head_exact, _overflowed, _owner_fsum,
-    _reduce_all_exact, _zero_of)
-from coinsrow._core._window cimport _F_LIMIT, _H_LIMIT, _w_priority, _w_priority_of
+                                         _reduce_all_exact, _zero_of)
+from coinsrow._core._window_forests cimport _F_LIMIT
 from coinsrow._core._window_exact cimport RowWindowsExact
 from array import array as _window_array
 
@@ -46,8 +45,7 @@ cdef list _children_first_exact(list par):
             count[par[v]] += 1
     order = [v for v in range(n) if par[v] != -2 and count[v] == 0]
     while head < len(order):
-        if (head & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(head)
         p = par[order[head]]
         head += 1
         if p >= 0:
@@ -78,8 +76,7 @@ cdef object _forest_released_exact(list coins, int64_t fbase, list par, list key
     cdef list acc = [None] * n, h
     cdef bint odd
     for u in _children_first_exact(par):
-        if (j & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(j)
         j += 1
         h = acc[u]
         d = _no_negative_zero(coins[fbase + u])
@@ -132,8 +129,7 @@ cdef list _forest_parents_exact(const int64_t[::1] parents, const uint8_t[::1] r
     cdef int64_t i, q
     cdef list par = []
     for i in range(parents.shape[0]):
-        if (i & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(i)
         if removed[i]:
             par.append(-2)
         else:
@@ -208,8 +204,7 @@ cdef tuple _slot_blocks_exact(list par, list coin):
     cdef bytearray released = bytearray(n), alive = bytearray(n)
     cdef bint odd, overflowed = False
     for u in _children_first_exact(par):
-        if (j & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(j)
         j += 1
         h = acc[u]
         acc[u] = None
@@ -276,8 +271,7 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
     total = _zero_of(coins)
     s = -1
     while True:
-        if (t & _FOREST_SIGNALS) == 0:
-            PyErr_CheckSignals()
+        _forest_signals(t)
         if s == -1:
             children = [x for x in range(S) if par[x] < 0]
         elif s >= 0:
@@ -472,7 +466,7 @@ cdef class ForestWindowsExact:
                  Py_ssize_t n_rows, int64_t fbase, const int64_t[::1] parents,
                  const uint8_t[::1] removed):
         cdef Py_ssize_t c
-        cdef int64_t s, p, i, x, nil
+        cdef int64_t s, p, i, x
         cdef double magnitude = 0
         cdef list coin
         cdef bytearray alive
@@ -503,15 +497,8 @@ cdef class ForestWindowsExact:
             coins, starts, stops, n_rows, fbase, parents, removed)
         self.K, self.released, alive, self.merged, _ = _slot_blocks_exact(self.par, coin)
         n = len(self.par)
-        nil = self.rows.nil
-        self.node0 = nil + 1
+        self.node0 = self.rows._add_cells(n)
         zero = _zero_of(coins)
-        self.rows.tl.extend([nil] * n)
-        self.rows.tr.extend([nil] * n)
-        self.rows.sz.extend([0] * n)
-        self.rows.pri.extend([_w_priority_of(nil + 1 + s) for s in range(n)])
-        self.rows.val.extend([zero] * n)
-        self.rows.alt.extend([zero] * n)
         self.first_child = [-1] * n
         self.next_sib = [-1] * n
         for s in range(n - 1, -1, -1):
@@ -542,8 +529,7 @@ cdef class ForestWindowsExact:
         self.first_slot = list(self.stack_top)
 
     cdef void _treap_add(self, int64_t s):
-        self.rows.val[self.node0 + s] = self.K[s]
-        self.rows._tree_add(self.node0 + s)
+        self.rows._insert_block(self.node0 + s, self.K[s])
 
     cdef void _take(self, int64_t s):
         cdef int64_t ch
@@ -561,33 +547,15 @@ cdef class ForestWindowsExact:
 
     def value(self):
         """The value of the position for the player to move. O(1)."""
-        root = self.rows.root
-        if self.rows.sz[root] & 1:
-            return self.rows.alt[root] - self.frozen
-        return self.rows.alt[root] + self.frozen
+        return self.rows._greedy_with(self.frozen)
 
     def best(self):
         """``(component, from_left, flat)``: the move of the one tie rule (see
         ``ForestWindows.best``)."""
-        cdef RowWindowsExact rows = self.rows
-        cdef int64_t i = rows.root, lo, hi, mid, c, s
-        cdef bint from_left
-        if i != rows.nil:
-            while rows.tl[i] != rows.nil:
-                i = rows.tl[i]
-        if i != rows.nil and i < rows.nil:
-            lo, hi = 0, rows.rows - 1
-            while lo < hi:
-                mid = (lo + hi + 1) >> 1
-                if rows.base[mid] <= i:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            c = lo
-            from_left = rows._left_is_larger(c)
-            return (c, from_left, rows.flat[c] - rows.base[c]
-                    + (rows.left[c] if from_left else rows.right[c] - 1))
-        if i != rows.nil:
+        cdef int64_t i = self.rows._largest_block(), s
+        if 0 <= i < self.node0:
+            return self.rows._move_in(self.rows._row_of(i))
+        if i >= 0:
             s = i - self.node0
         else:
             while self.roots and self.gone[self.roots[0]]:

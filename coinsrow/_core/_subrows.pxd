@@ -6,14 +6,12 @@ from coinsrow._core._types cimport *
 cdef enum:
     # A side of a window crosses at most log2(n + 1) light edges: at most 64 heavy paths.
     _SR_MAX_SEGMENTS = 72
-    # Queries of ``values`` between two looks at pending signals (Ctrl-C): each query costs
-    # at most O(sqrt(n) log n), well under a millisecond at n = 10^6.
-    _SR_QUERIES_PER_SIGNAL_CHECK = 64
-    # Units of build work (merged entries, candidate pairs) between two looks at signals.
+    # Ctrl-C (_signals.pxd's ``_forest_signals`` counts steps): a query of ``values``, at
+    # most O(sqrt(n) log n), well under a millisecond at n = 10^6, counts as this many steps
+    # (a look at signals every 64 queries).
+    _SR_STEPS_PER_QUERY = 1 << 10
+    # Merged entries of the tables' build between two looks at signals.
     _SR_WORK_PER_SIGNAL_CHECK = 1 << 20
-    # Nodes swept (a few random reads each, well under 10 ns) between two looks at signals
-    # while the heavy paths and the keys are laid out, minus one: a mask.
-    _SR_NODES_PER_SIGNAL_CHECK_MASK = (1 << 16) - 1
     # The smallest checkpoint spacing chosen automatically, and the memory it may use:
     # at most (n + 1) / _SR_CHECKPOINT_BUDGET checkpoints beyond two per table.
     _SR_MIN_SHIFT = 4
@@ -58,7 +56,7 @@ cdef struct _SRCore:
     int64_t ncp
     int64_t *cp_x       # entries of X merged before the checkpoint
     int64_t shift       # checkpoint spacing = 1 << shift
-    int64_t limit_shift # the proof's spacing bound G = 1 << limit_shift
+    int64_t limit_shift  # the proof's spacing bound G = 1 << limit_shift
     int64_t min_side    # the proof's m0: fewer entries of a path in the overlap, no table
 
 cdef struct _SRExec:
@@ -88,19 +86,3 @@ cdef inline int64_t _w_clamp(int64_t i, int64_t n) noexcept nogil:
     if i > n:
         i = n
     return i
-
-cdef int _sr_choose_pairs(_SRCore *c, coin_t *K1, coin_t *K2, int64_t spacing,
-                          int64_t min_side) except -1 nogil
-
-cdef int64_t _sr_core_bytes(_SRCore *c) noexcept nogil
-
-cdef void _sr_core_free(_SRCore *c) noexcept nogil
-
-cdef int _sr_core_layout(_SRCore *c, int64_t n, int64_t *ns, int64_t *ps, int64_t *par1,
-                         int64_t *par2, int64_t *scratch0, int64_t *scratch1) except -1 nogil
-
-cdef int _sr_fill_tables(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *alt1, coin_t *alt2,
-                         coin_t *T, _SRExec *e) except -1 nogil
-
-cdef void _sr_value(_SRCore *c, coin_t *K1, coin_t *K2, coin_t *h, coin_t *alt1,
-                    coin_t *alt2, coin_t *T, int64_t lo, int64_t hi, _SRExec *e) noexcept nogil

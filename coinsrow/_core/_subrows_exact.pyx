@@ -2,24 +2,17 @@
 # numbers.
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-
-from coinsrow._core._rows cimport _first_not_finite
-from cpython.exc cimport PyErr_CheckSignals as _sr_check_signals
-from coinsrow._core._subrows cimport *
+from coinsrow._core._signals cimport _forest_signals, _forest_signals_now
+from coinsrow._core._subrows cimport (_SR_ACC, _SR_F, _SR_OP_ADD_ACC, _SR_OP_BRIDGE,
+                                      _SR_OP_RUN, _SR_OP_TABLES, _SR_OP_ZERO, _SR_TOTAL, _SRCore,
+                                      _SRExec, _sr_exec_reset, _w_clamp)
+from coinsrow._core._subrows_core cimport (_sr_choose_pairs, _sr_core_bytes, _sr_core_free,
+                                           _sr_core_layout, _sr_fill_tables, _sr_value)
 from coinsrow._core._rows_exact cimport _zero_of
 from coinsrow._core._rows_exact import check_finite_exact
 from coinsrow._core._window_exact cimport _w_order
-from coinsrow._core._window cimport _F_LIMIT, _w_forests, _w_heights, _window_forests_into
+from coinsrow._core._window_forests cimport _F_LIMIT, _window_forests_into
 from array import array as _window_array
-
-
-cdef inline int _every_so_often(int64_t j) except -1:
-    """Look at signals at every _SR_NODES_PER_SIGNAL_CHECK_MASK + 1-th step j of a loop on
-    Python numbers (KeyboardInterrupt)."""
-    if j & _SR_NODES_PER_SIGNAL_CHECK_MASK == _SR_NODES_PER_SIGNAL_CHECK_MASK:
-        _sr_check_signals()
-    return 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -63,7 +56,7 @@ cdef class SubRowsExact:
         h = [zero] * nb
         for j in range(n):
             h[j + 1] = coins[j] - h[j]
-            _every_so_often(j)
+            _forest_signals(j)
             if type(coins[j]) is float:
                 magnitude += fabs(coins[j])
         if not magnitude < _F_LIMIT:  # the machine structure's limit (floats only)
@@ -88,7 +81,7 @@ cdef class SubRowsExact:
         # ties forest 0 first, then along the paths), key = count - rank.
         blocks = []
         for x in range(nb):
-            _every_so_often(x)
+            _forest_signals(x)
             if p1_v[x] >= 0:
                 blocks.append((h[x] + h[p1_v[x]], 0, x))
             if p2_v[x] >= 0:
@@ -104,21 +97,21 @@ cdef class SubRowsExact:
             for k in range(self.core.side[f].nslots):
                 self.keys[f][k] = 0
         for r in range(len(blocks)):
-            _every_so_often(r)
+            _forest_signals(r)
             f = blocks[r][1]
             self.keys[f][self.core.side[f].slot[blocks[r][2]]] = len(blocks) - r
         # Alternating sums per path, as the machine structure computes them.
         for f in range(2):
             K = [zero] * self.core.side[f].nslots
             for k in range(self.core.side[f].nslots):
-                _every_so_often(k)
+                _forest_signals(k)
                 x = self.core.side[f].node[k]
                 p = (p1_v[x] if f == 0 else p2_v[x]) if x >= 0 else -1
                 if p >= 0:
                     K[k] = h[x] + h[p]
             alt = [zero] * self.core.side[f].nslots
             for p in range(self.core.side[f].npaths):
-                _every_so_often(p)
+                _forest_signals(p)
                 k = self.core.side[f].start[p]
                 alt[k] = zero
                 for j in range(self.core.side[f].weighted[p]):
@@ -179,7 +172,7 @@ cdef class SubRowsExact:
         cdef list h = self.h, T = self.T, alt
         cdef object r
         for i in range(0, self.e.nops, 4):
-            _every_so_often(i >> 2)
+            _forest_signals(i >> 2)
             code = ops[i]
             x = ops[i + 1]
             y = ops[i + 2]
@@ -247,5 +240,5 @@ cdef class SubRowsExact:
             hi = _w_clamp(stops[q], self.core.n)
             out[q] = self._value(lo, hi if hi > lo else lo)
             ok[q] = 1
-            _sr_check_signals()
+            _forest_signals_now()
         return Status.OK, 0

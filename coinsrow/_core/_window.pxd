@@ -3,21 +3,6 @@
 from coinsrow._core._types cimport *
 
 
-cdef enum:
-    _WINDOW_STEPS_PER_SIGNAL_CHECK = 1 << 15
-
-
-cdef extern from *:
-    """
-    #define COINSROW_H_LIMIT (((int64_t) 1) << 59)
-    #define COINSROW_F_LIMIT 1e300
-    """
-    # Heights beyond these are refused (an int64 height is checked against the int64 limit
-    # when it is computed; below it no sum of the structure can overflow; docs/window.md).
-    const int64_t _H_LIMIT "COINSROW_H_LIMIT"
-    const double _F_LIMIT "COINSROW_F_LIMIT"
-
-
 cdef struct _Win:
     int64_t nil
     int64_t root
@@ -34,24 +19,6 @@ cdef struct _Win:
     uint8_t *in_tree   # NULL, or per block: is it in the treap (stacks keep some out)
     int64_t gate       # with in_tree: only blocks starting before the gate enter the treap
 
-cdef inline bint _w_alloc_each(coin_t **arrays[], int count, int64_t cells) noexcept nogil:
-    """Point each ``arrays[i][0]`` at fresh memory for ``cells`` numbers; False when any
-    allocation failed. Every pointer is set (NULL where it failed), so that one
-    ``_w_free_each`` of the same arrays frees whatever was allocated."""
-    cdef int i
-    cdef bint ok = True
-    for i in range(count):
-        arrays[i][0] = <coin_t *> malloc(cells * sizeof(coin_t))
-        ok &= arrays[i][0] != NULL
-    return ok
-
-cdef inline void _w_free_each(coin_t **arrays[], int count) noexcept nogil:
-    """Free each ``arrays[i][0]`` (NULL is fine) and set it to NULL."""
-    cdef int i
-    for i in range(count):
-        free(arrays[i][0])
-        arrays[i][0] = NULL
-
 cdef inline uint64_t _w_priority(uint64_t x) noexcept nogil:
     # splitmix64: fixed, well-mixed priorities; the tree shape does not depend on the values.
     x += <uint64_t> 0x9E3779B97F4A7C15
@@ -60,12 +27,12 @@ cdef inline uint64_t _w_priority(uint64_t x) noexcept nogil:
     return x ^ (x >> 31)
 
 cdef inline void _w_pull(_Win *w, coin_t *val, coin_t *alt, int64_t i) noexcept nogil:
-    cdef int64_t l = w.tl[i], r = w.tr[i]
-    w.sz[i] = w.sz[l] + 1 + w.sz[r]
-    if w.sz[l] & 1:
-        alt[i] = alt[l] - val[i] + alt[r]
+    cdef int64_t lt = w.tl[i], rt = w.tr[i]
+    w.sz[i] = w.sz[lt] + 1 + w.sz[rt]
+    if w.sz[lt] & 1:
+        alt[i] = alt[lt] - val[i] + alt[rt]
     else:
-        alt[i] = alt[l] + val[i] - alt[r]
+        alt[i] = alt[lt] + val[i] - alt[rt]
 
 cdef inline void _w_tree_add(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
     """Insert the kept block t (its value already in val[t]) into the treap."""
@@ -97,7 +64,7 @@ cdef inline uint64_t _w_priority_of(int64_t t) noexcept nogil:
     return _w_priority(<uint64_t> t)
 
 cdef void _w_split(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x,
-                 int64_t *before, int64_t *after) noexcept nogil
+                   int64_t *before, int64_t *after) noexcept nogil
 
 cdef int64_t _w_insert(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) noexcept nogil
 
@@ -106,19 +73,6 @@ cdef int64_t _w_delete(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) 
 cdef void _w_pop_left(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *left) noexcept nogil
 
 cdef void _w_pop_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt, int64_t *right) noexcept nogil
-
-cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
-                   int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1) noexcept nogil
-
-cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
-                            int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
-                            int64_t *steps) except -1 nogil
-
-cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h,
-                    double *magnitude) noexcept nogil
-
-cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
-                              int64_t[::1] par1, int64_t[::1] par2) except -1
 
 cdef class RowWindows:
     cdef _Win w
@@ -152,6 +106,14 @@ cdef class RowWindows:
 
     cdef int64_t _row_of(self, int64_t t) noexcept nogil
     cdef bint _left_is_larger(self, int64_t c) noexcept nogil
+    cdef tuple _move_in(self, Py_ssize_t c)
+    cdef int64_t _largest_block(self) noexcept nogil
+    cdef object _greedy_with(self, int64_t frozen_i, double frozen_f)
+    cdef int64_t _add_cells(self, int64_t extra) except -1
+    cdef int _insert_blocks(self, int64_t node0, const uint8_t *alive, int64_t n,
+                            const int64_t *K_i, const double *K_f) except -1 nogil
+    cdef void _insert_block(self, int64_t node, int64_t value_i, double value_f) noexcept nogil
+    cdef void _drop_block(self, int64_t node) noexcept nogil
 
 
 cdef inline void _w_pop_left_any(RowWindows self, int64_t c) noexcept nogil:
@@ -167,20 +129,7 @@ cdef inline void _w_pop_right_any(RowWindows self, int64_t c) noexcept nogil:
         _w_pop_right(&self.w, self.hi, self.val_i, self.alt_i, &self.right[c])
 
 
-cdef inline int _w_tick(int64_t *steps, int64_t amount) except -1 nogil:
-    """Count ``amount`` steps of work in ``steps[0]``; look at signals every
-    _WINDOW_STEPS_PER_SIGNAL_CHECK steps. Callable with or without the GIL."""
-    steps[0] += amount
-    if steps[0] >= _WINDOW_STEPS_PER_SIGNAL_CHECK:
-        steps[0] = 0
-        _w_check_signals()
-    return 0
-
-cdef int _w_check_signals() except -1 nogil
-
-
 # Ctrl-C: the long loops here (building a structure, sliding the pizza's window) count their
-# steps and, every _WINDOW_STEPS_PER_SIGNAL_CHECK of them (well under a millisecond of work),
-# take the GIL to run Python's signal handlers, so KeyboardInterrupt comes out of the loop at
-# once. The loops that change a live structure (pops) never check: an interrupt cannot leave
-# one half-updated.
+# steps and look at signals through _signals.pxd's ``_forest_signals``, so KeyboardInterrupt
+# comes out of the loop at once. The loops that change a live structure (pops) never check:
+# an interrupt cannot leave one half-updated.

@@ -30,7 +30,13 @@
 cimport cython
 from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-from coinsrow._core._rows cimport _first_not_finite, _one_row_float_profits, _one_row_greedy, _reduce_into
+from coinsrow._core._rows cimport (_first_not_finite, _one_row_float_profits, _one_row_greedy,
+                                   _reduce_into)
+from coinsrow._core._signals cimport _forest_signals
+from coinsrow._core._sort cimport _sort_ids_by_key
+from coinsrow._core._window_forests cimport (_F_LIMIT, _H_LIMIT, _w_alloc_each, _w_alloc_stacks,
+                                             _w_forests_counted, _w_free_each, _w_heights,
+                                             _w_key_less)
 
 from array import array as _window_array
 
@@ -41,137 +47,6 @@ WINDOW_INT64_LIMIT = 2**59
 # coins, so none can overflow while the sum of the coins' magnitudes stays below this; past
 # it the structures report OVERFLOW and the floats are solved exactly as Fractions (the
 # answers rounded once).
-
-
-cdef int _w_check_signals() except -1 nogil:
-    """Run Python's signal handlers; raises what they raise (KeyboardInterrupt)."""
-    with gil:
-        PyErr_CheckSignals()
-    return 0
-
-
-cdef inline bint _w_key_less(coin_t *h, int64_t a, int64_t b) noexcept nogil:
-    """key(a) < key(b) for the perturbed keys (h[t], t)."""
-    return h[a] < h[b] or (h[a] == h[b] and a < b)
-
-
-cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t *h,
-                    double *magnitude) noexcept nogil:
-    """h[0..stop-start] for coins[start:stop]; OVERFLOW past the int64 height limit (for
-    float64: once ``magnitude[0]``, the running sum of the coins' magnitudes, reaches
-    _F_LIMIT), NOT_FINITE if a coin is NaN or infinite (checked first)."""
-    cdef int64_t j
-    cdef coin_t x
-    h[0] = 0
-    if coin_t is double:
-        if _first_not_finite(coins, start, stop) >= 0:
-            return NOT_FINITE
-    for j in range(stop - start):
-        x = coins[start + j]
-        if coin_t is double:
-            h[j + 1] = x - h[j]
-            magnitude[0] += fabs(x)
-        else:
-            if coinsrow_sub_overflow(x, h[j], &h[j + 1]):
-                return OVERFLOW
-            if h[j + 1] >= _H_LIMIT or h[j + 1] <= -_H_LIMIT:
-                return OVERFLOW
-    if coin_t is double:
-        if not magnitude[0] < _F_LIMIT:
-            return OVERFLOW
-    return OK
-
-
-cdef int64_t _w_search_chain(int64_t *stack_pos, int64_t size, int64_t bound, bint at_most) noexcept nogil:
-    """Deepest entry of a monotone stack on the right side of ``bound``.
-
-    stack_pos[0 .. size-1] runs from the bottom to the top. When ``at_most`` the positions
-    decrease from bottom to top and the answer is the lowest index i with stack_pos[i] <= bound;
-    otherwise they increase and it is the lowest i with stack_pos[i] >= bound.
-    """
-    cdef int64_t lo = 0, hi = size - 1, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if (stack_pos[mid] <= bound) if at_most else (stack_pos[mid] >= bound):
-            hi = mid
-        else:
-            lo = mid + 1
-    return stack_pos[lo]
-
-
-cdef void _w_forests(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
-                   int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1) noexcept nogil:
-    """``_w_forests_counted`` without looking at signals (it cannot raise)."""
-    _w_forests_counted(h, lo, hi, ns, ps, par1, par2, stack0, stack1, NULL)
-
-
-cdef inline int _w_forest_sweep(coin_t *h, int64_t lo, int64_t hi, bint leftward,
-                                int64_t *nearest, int64_t *par, int64_t *stack0,
-                                int64_t *stack1, int64_t *steps) except -1 nogil:
-    """One sweep of _w_forests_counted: right to left (``leftward``) for ns and par1, where
-    stack positions decrease from bottom to top, or left to right for ps and par2, where
-    they increase. The stack of t's parity class is stack[parity], parity = (t - lo) & 1."""
-    cdef int64_t *stack[2]
-    cdef int64_t size[2]
-    cdef int64_t *own
-    cdef int64_t t, i, parity, own_size, near, step = -1 if leftward else 1
-    cdef int64_t missing = hi + 2 if leftward else lo - 2
-    stack[0] = stack0
-    stack[1] = stack1
-    size[0] = size[1] = 0
-    t = hi if leftward else lo
-    for i in range(hi - lo + 1):
-        if steps != NULL:
-            _w_tick(steps, 1)
-        # The stack and its size in locals: read through size[], the size would be loaded
-        # again after every store into an int64 array (which may alias it).
-        parity = (t - lo) & 1
-        own = stack[parity]
-        own_size = size[parity]
-        while own_size > 0 and _w_key_less(h, t, own[own_size - 1]):
-            own_size -= 1
-        near = own[own_size - 1] if own_size > 0 else missing
-        own[own_size] = t
-        size[parity] = own_size + 1
-        nearest[t] = near
-        if near != missing:
-            # The other class on the range between t and near (exclusive).
-            par[t] = _w_search_chain(stack[parity ^ 1], size[parity ^ 1], near + step,
-                                     leftward)
-        else:
-            par[t] = -1
-        t += step
-    return 0
-
-
-cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int64_t *ps,
-                            int64_t *par1, int64_t *par2, int64_t *stack0, int64_t *stack1,
-                            int64_t *steps) except -1 nogil:
-    """The static forests of the boundaries lo..hi (one row), O(m log m), O(m) memory.
-
-    With ``steps`` (not NULL) every boundary counts as a step of ``_w_tick``: signals are
-    looked at, and KeyboardInterrupt is raised, while the forests are built.
-
-    ns(t) / ps(t): the next / previous boundary of t's parity class with a smaller key
-    (hi + 2 / lo - 2 when there is none); par1(t): the smallest-key boundary of the other
-    class on (t, ns(t) - 1]; par2(t): the same on [ps(t) + 1, t) (-1 when undefined).
-
-    One sweep per direction keeps, per class, the chain of running minima seen from the sweep
-    point (a monotone stack); the range minimum of the other class is the deepest chain entry
-    inside the range, found by binary search.
-    """
-    _w_forest_sweep(h, lo, hi, True, ns, par1, stack0, stack1, steps)
-    _w_forest_sweep(h, lo, hi, False, ps, par2, stack0, stack1, steps)
-    return 0
-
-
-cdef int _w_alloc_stacks(int64_t **stacks[], int64_t cells) except -1:
-    """The two stacks of _w_forests_counted, ``cells`` entries each, into stacks[0][0] and
-    stacks[1][0]; MemoryError (and nothing left allocated) when out of memory."""
-    if not _w_alloc_each(stacks, 2, cells):
-        _w_free_each(stacks, 2)
-        raise MemoryError()
-    return 0
 
 
 cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
@@ -191,30 +66,6 @@ cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, c
     return True
 
 
-cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
-                              int64_t[::1] par1, int64_t[::1] par2) except -1:
-    """The static forests of one row given its boundary keys (ranks of the exact heights, for
-    the exact twins). ``keys`` has one entry per boundary (m + 1 for m coins); the outputs
-    as well. Keys are compared as (key, index). O(m log m) time, O(m) memory. Looks at
-    signals while it runs (KeyboardInterrupt).
-    """
-    cdef int64_t nb = keys.shape[0], steps = 0
-    cdef int64_t *stack0
-    cdef int64_t *stack1
-    cdef int64_t **stacks[2]
-    if nb == 0:
-        return 0
-    stacks[:] = [&stack0, &stack1]
-    _w_alloc_stacks(stacks, nb)
-    try:
-        with nogil:
-            _w_forests_counted(<int64_t *> &keys[0], 0, nb - 1, &ns[0], &ps[0], &par1[0],
-                               &par2[0], stack0, stack1, &steps)
-    finally:
-        _w_free_each(stacks, 2)
-    return 0
-
-
 # ---------------------------------------------------------------------------------------
 # The treap of block values (nodes are boundaries; ``nil`` is an extra node of size 0).
 
@@ -225,7 +76,7 @@ cdef inline bint _w_before(coin_t *val, int64_t a, int64_t b) noexcept nogil:
 
 
 cdef void _w_split(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x,
-                 int64_t *before, int64_t *after) noexcept nogil:
+                   int64_t *before, int64_t *after) noexcept nogil:
     """Split subtree i into the nodes ordered before x and those after x."""
     cdef int64_t p, q
     if i == w.nil:
@@ -292,8 +143,88 @@ cdef int64_t _w_delete(_Win *w, coin_t *val, coin_t *alt, int64_t i, int64_t x) 
     return i
 
 
+cdef void _w_pull_all(_Win *w, coin_t *val, coin_t *alt, int64_t i) noexcept nogil:
+    """Sizes and alternating sums of the subtree of i, children first (depth O(log n))."""
+    if i == w.nil:
+        return
+    _w_pull_all(w, val, alt, w.tl[i])
+    _w_pull_all(w, val, alt, w.tr[i])
+    _w_pull(w, val, alt, i)
+
+
+cdef int64_t _w_union(_Win *w, coin_t *val, coin_t *alt, int64_t a, int64_t b) noexcept nogil:
+    """One treap of the nodes of two (O(m log(n / m)) for m nodes in the smaller)."""
+    cdef int64_t t, before, after
+    if a == w.nil:
+        return b
+    if b == w.nil:
+        return a
+    if w.pri[a] < w.pri[b]:
+        t = a
+        a = b
+        b = t
+    _w_split(w, val, alt, b, a, &before, &after)
+    w.tl[a] = _w_union(w, val, alt, w.tl[a], before)
+    w.tr[a] = _w_union(w, val, alt, w.tr[a], after)
+    _w_pull(w, val, alt, a)
+    return a
+
+
+cdef int _w_add_all(_Win *w, coin_t *val, coin_t *alt, int64_t node0, const uint8_t *alive,
+                    int64_t n, const coin_t *K) except -1 nogil:
+    """Put the blocks s < n with ``alive[s]`` in the treap at once (node node0 + s, value
+    K[s]): sorted by the treap's order (radix), built in O(m) on that order (the usual stack
+    of the right spine), its sums computed children first, then joined to the treap. The
+    same treap as inserting them one by one (a treap is fixed by its order and its
+    priorities), without O(m log m) random accesses. NO_MEMORY if scratch is refused."""
+    cdef int64_t *order = NULL
+    cdef int64_t *spine = NULL
+    cdef int64_t m = 0, s, i, top = 0, node, last
+    try:
+        order = <int64_t *> malloc((n if n > 0 else 1) * sizeof(int64_t))
+        spine = <int64_t *> malloc((n + 1) * sizeof(int64_t))
+        if order == NULL or spine == NULL:
+            return NO_MEMORY
+        for s in range(n):
+            if alive[s]:
+                order[m] = s
+                m += 1
+        if _sort_ids_by_key(order, m, K) == NO_MEMORY:
+            return NO_MEMORY
+        for i in range(m):
+            node = node0 + order[i]
+            val[node] = K[order[i]]
+            w.tl[node] = w.nil
+            w.tr[node] = w.nil
+            last = w.nil
+            while top > 0 and w.pri[spine[top - 1]] < w.pri[node]:
+                top -= 1
+                last = spine[top]
+            w.tl[node] = last
+            if top > 0:
+                w.tr[spine[top - 1]] = node
+            spine[top] = node
+            top += 1
+        if m > 0:
+            _w_pull_all(w, val, alt, spine[0])
+            w.root = _w_union(w, val, alt, w.root, spine[0])
+        return OK
+    finally:
+        free(order)
+        free(spine)
+
+
+cdef void *_w_regrown(void *p, size_t size) except NULL:
+    """p reallocated to ``size`` bytes; MemoryError when refused (p then stays valid and
+    unchanged). O(size)."""
+    cdef void *q = realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
+
+
 cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
-                            int64_t t, int64_t u) noexcept nogil:
+                              int64_t t, int64_t u) noexcept nogil:
     """Keep the block [t, u): link the boundaries and insert its value."""
     val[t] = h[t] + h[u]
     w.nxt[t] = u
@@ -315,7 +246,7 @@ cdef inline bint _w_fuses(coin_t *h, int64_t t0, int64_t t1, int64_t t2, int64_t
 
 
 cdef void _w_push_right(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
-                      int64_t left, int64_t *right) noexcept nogil:
+                        int64_t left, int64_t *right) noexcept nogil:
     cdef int64_t t0, t1, t2, t3
     _w_add_block(w, h, val, alt, right[0], right[0] + 1)
     right[0] += 1
@@ -395,13 +326,12 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     return OK if ok and w.pri != NULL else NO_MEMORY
 
 
-cdef int _w_win_init(_Win *w, int64_t *steps) except -1 nogil:
+cdef int _w_win_init(_Win *w) except -1 nogil:
     """An empty tree over the allocated boundaries: every node alone, with its priority.
-    Counts its steps (it touches every page of four arrays: a second at 10^8 boundaries)."""
+    Looks at signals (it touches every page of four arrays: a second at 10^8 boundaries)."""
     cdef int64_t i, nb = w.nil
     for i in range(nb + 1):
-        if (i & 0xFFF) == 0:
-            _w_tick(steps, 0x1000)
+        _forest_signals(i)
         w.pri[i] = _w_priority(<uint64_t> i)
         w.tl[i] = nb
         w.tr[i] = nb
@@ -479,11 +409,12 @@ cdef int _w_fill_component(RowWindows self, coin_t *h, coin_t *val, coin_t *alt,
                            int64_t *stack0, int64_t *stack1, int64_t *steps) except -1 nogil:
     """Fill component c of a new structure, boundaries lo..top with their heights in h: its
     static forests, its reduced form pushed coin by coin, and for a stack its par2-path and
-    Fruitless term (tail[c]). O(m log m) for m coins; looks at signals (_w_tick)."""
+    Fruitless term (tail[c]). O(m log m) for m coins; looks at signals (one step a coin)."""
     _w_forests_counted(h, lo, top, self.w.ns, self.w.ps, self.w.par1, self.w.par2, stack0,
                        stack1, steps)
     while self.right[c] < top:
-        _w_tick(steps, 1)
+        steps[0] += 1
+        _forest_signals(steps[0])
         _w_push_right(&self.w, h, val, alt, self.left[c], &self.right[c])
     if c >= self.n_rows:
         _w_stack_path(h, self.w.ps, self.w.par2, lo, top, self.ys + lo, self.pm + lo, sp + lo,
@@ -521,7 +452,6 @@ cdef class RowWindows:
     interrupt never leaves the structure half-updated. The exact twin is ``RowWindowsExact``.
     """
 
-
     def __cinit__(self, coins, const int64_t[::1] starts, const int64_t[::1] stops,
                   Py_ssize_t n_rows):
         cdef Py_ssize_t k = starts.shape[0], c
@@ -554,7 +484,7 @@ cdef class RowWindows:
             nb += stops[c] - starts[c] + 1
             self.coins_left += stops[c] - starts[c]
         per_component[:] = [&self.left, &self.right, &self.base, &self.flat, &self.m,
-                             &self.path_off]
+                            &self.path_off]
         ok = _w_alloc_each(per_component, 6, k + 1)
         if _w_win_alloc(&self.w, nb) != OK or not ok:
             raise MemoryError()
@@ -579,7 +509,7 @@ cdef class RowWindows:
             # Interruptible (Ctrl-C): the exception leaves a half-built object that is never
             # returned (__dealloc__ frees what was allocated).
             with nogil:
-                _w_win_init(&self.w, &steps)
+                _w_win_init(&self.w)
                 nb = 0
                 for c in range(k):
                     length = stops[c] - starts[c]
@@ -590,7 +520,9 @@ cdef class RowWindows:
                     self.right[c] = nb
                     self.path_off[c] = nb
                     self.m[c] = 0
-                    _w_tick(&steps, length)  # the heights, and the component's other O(1) work
+                    # The component's O(1) work (its coins count in _w_fill_component).
+                    steps += 1
+                    _forest_signals(steps)
                     if self.is_float:
                         st = _w_heights(cf, starts[c], stops[c], self.hf + nb, &magnitude)
                         if st == NOT_FINITE:
@@ -690,6 +622,92 @@ cdef class RowWindows:
             return self.val_f[a] >= self.val_f[b]
         return self.val_i[a] >= self.val_i[b]
 
+    cdef tuple _move_in(self, Py_ssize_t c):
+        """``(c, from_left, flat)``: the move at the best end of component c, which has coins
+        (a row's end with the larger end block, ties left; a stack's top). O(1)."""
+        cdef bint from_left = True
+        if c < self.n_rows:
+            from_left = self._left_is_larger(c)
+        return (c, from_left, self.flat[c] - self.base[c]
+                + (self.left[c] if from_left else self.right[c] - 1))
+
+    cdef int64_t _largest_block(self) noexcept nogil:
+        """The treap node of the largest block (ties: the lowest node), -1 when the treap is
+        empty. O(log n)."""
+        cdef int64_t first = _w_first_node(&self.w)
+        return -1 if first == self.w.nil else first
+
+    cdef object _greedy_with(self, int64_t frozen_i, double frozen_f):
+        """The Greedy alternating sum of the treap's blocks, and ``frozen`` (frozen_i on int64
+        coins, frozen_f on float64 ones) with the sign of their parity: minus after an odd
+        number of blocks. O(1)."""
+        cdef int64_t root = self.w.root
+        if self.is_float:
+            if self.w.sz[root] & 1:
+                return self.alt_f[root] - frozen_f
+            return self.alt_f[root] + frozen_f
+        if self.w.sz[root] & 1:
+            return self.alt_i[root] - frozen_i
+        return self.alt_i[root] + frozen_i
+
+    # -- blocks that are not the rows' (ForestWindows: the forest's slots) ----------------------
+
+    cdef int64_t _add_cells(self, int64_t extra) except -1:
+        """Room for ``extra`` more treap nodes after the nil node; returns the first of them
+        (nil + 1). Each is alone and out of the treap until ``_insert_block`` or
+        ``_insert_blocks``; they order after every row block on ties (the treap breaks ties by
+        node id, docs/window.md). MemoryError when refused (arrays already grown stay valid).
+        O(nil + extra)."""
+        cdef int64_t nil = self.w.nil, cells = nil + 1 + extra, i
+        self.w.tl = <int64_t *> _w_regrown(self.w.tl, cells * sizeof(int64_t))
+        self.w.tr = <int64_t *> _w_regrown(self.w.tr, cells * sizeof(int64_t))
+        self.w.sz = <int64_t *> _w_regrown(self.w.sz, cells * sizeof(int64_t))
+        self.w.pri = <uint64_t *> _w_regrown(self.w.pri, cells * sizeof(uint64_t))
+        if self.is_float:
+            self.val_f = <double *> _w_regrown(self.val_f, cells * sizeof(double))
+            self.alt_f = <double *> _w_regrown(self.alt_f, cells * sizeof(double))
+        else:
+            self.val_i = <int64_t *> _w_regrown(self.val_i, cells * sizeof(int64_t))
+            self.alt_i = <int64_t *> _w_regrown(self.alt_i, cells * sizeof(int64_t))
+        for i in range(nil + 1, cells):
+            self.w.pri[i] = _w_priority(<uint64_t> i)
+            self.w.tl[i] = nil
+            self.w.tr[i] = nil
+            self.w.sz[i] = 0
+            if self.is_float:
+                self.val_f[i] = 0
+                self.alt_f[i] = 0
+            else:
+                self.val_i[i] = 0
+                self.alt_i[i] = 0
+        return nil + 1
+
+    cdef int _insert_blocks(self, int64_t node0, const uint8_t *alive, int64_t n,
+                            const int64_t *K_i, const double *K_f) except -1 nogil:
+        """Put the blocks s < n with ``alive[s]`` in the treap at once, as nodes node0 + s
+        (from ``_add_cells``) worth K_i[s] (int64 coins) or K_f[s] (float64). OK, or
+        NO_MEMORY when scratch is refused. O(m log n) for m blocks."""
+        if self.is_float:
+            return _w_add_all(&self.w, self.val_f, self.alt_f, node0, alive, n, K_f)
+        return _w_add_all(&self.w, self.val_i, self.alt_i, node0, alive, n, K_i)
+
+    cdef void _insert_block(self, int64_t node, int64_t value_i, double value_f) noexcept nogil:
+        """Put block ``node`` (from ``_add_cells``) in the treap, worth value_i (int64 coins)
+        or value_f (float64). O(log n)."""
+        if self.is_float:
+            self.val_f[node] = value_f
+            _w_tree_add(&self.w, self.val_f, self.alt_f, node)
+        else:
+            self.val_i[node] = value_i
+            _w_tree_add(&self.w, self.val_i, self.alt_i, node)
+
+    cdef void _drop_block(self, int64_t node) noexcept nogil:
+        """Take block ``node`` out of the treap. O(log n)."""
+        if self.is_float:
+            _w_drop_block(&self.w, self.val_f, self.alt_f, node)
+        else:
+            _w_drop_block(&self.w, self.val_i, self.alt_i, node)
+
     @cython.critical_section
     def best(self):
         """``(component, from_left, flat)``: an optimal move and the flat index of its coin,
@@ -701,7 +719,6 @@ cdef class RowWindows:
         O(log n) otherwise.
         """
         cdef int64_t first, c
-        cdef bint from_left = True
         if self.rows == 1 and self.n_rows == 1:
             if self.left[0] == self.right[0]:
                 return -1, True, -1
@@ -717,10 +734,7 @@ cdef class RowWindows:
                 c = self.first_stack
             else:
                 c = self._row_of(first)
-        if c < self.n_rows:
-            from_left = self._left_is_larger(c)
-        return (c, from_left, self.flat[c] - self.base[c]
-                + (self.left[c] if from_left else self.right[c] - 1))
+        return self._move_in(c)
 
     @cython.critical_section
     def best_in_row(self, Py_ssize_t c):
@@ -804,7 +818,8 @@ cdef class RowWindows:
 
     @cython.critical_section
     def end_blocks(self, Py_ssize_t c):
-        """``(left, right)``: how many coins the end blocks of row c span (benchmarks' adversary)."""
+        """``(left, right)``: how many coins the end blocks of row c span (the benchmarks'
+        adversary)."""
         if not 0 <= c < self.rows or self.left[c] == self.right[c]:
             raise IndexError(c)
         return (self.w.nxt[self.left[c]] - self.left[c],
@@ -855,7 +870,7 @@ def window_pizza(const coin_t[::1] circle):
     try:
         with nogil:
             if st == OK:
-                _w_win_init(&w, &steps)
+                _w_win_init(&w)
             ok = _w_alloc_each(numbers, 3, nb + 1)
             ok &= _w_alloc_each(stacks, 2, nb + 1)
             if st != OK or not ok:
@@ -871,8 +886,7 @@ def window_pizza(const coin_t[::1] circle):
                 for j in range(2 * n):
                     if st != OK:
                         break
-                    if (j & 0xFFF) == 0:
-                        _w_tick(&steps, 0x1000)
+                    _forest_signals(j)
                     x = circle[j if j < n else j - n]
                     if coin_t is double:
                         h[j + 1] = x - h[j]
@@ -889,11 +903,12 @@ def window_pizza(const coin_t[::1] circle):
                 _w_forests_counted(h, 0, nb - 1, w.ns, w.ps, w.par1, w.par2, stack0, stack1,
                                    &steps)
                 while right < n:
-                    _w_tick(&steps, 1)
+                    steps += 1
+                    _forest_signals(steps)
                     _w_push_right(&w, h, val, alt, left, &right)
                 for i in range(n):
                     # A shift costs up to about 5 treap updates (amortised): 8 steps.
-                    _w_tick(&steps, 8)
+                    _forest_signals(i << 3)
                     if i > 0:
                         _w_pop_left(&w, h, val, alt, &left)
                         _w_push_right(&w, h, val, alt, left, &right)

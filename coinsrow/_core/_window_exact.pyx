@@ -3,15 +3,12 @@
 
 cimport cython
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
-import heapq
-import math
 from bisect import bisect_right
-from coinsrow._core._window cimport *
+from coinsrow._core._window cimport _w_priority_of
+from coinsrow._core._window_forests cimport _F_LIMIT, _window_forests_into
 from array import array as _window_array
-from coinsrow._core._rows cimport _first_not_finite, _one_row_greedy, _reduce_into
-from coinsrow._core._rows_exact cimport (_float_sum_exact, _overflowed, _play_exact,
-    _value_exact, _zero_of)
+from coinsrow._core._rows_exact cimport _float_sum_exact, _overflowed, _play_exact, _zero_of
+from coinsrow._core._signals cimport _forest_signals, _forest_signals_now
 from coinsrow._core._rows_exact import check_finite_exact, game_profits_exact
 
 
@@ -49,14 +46,15 @@ cdef object _w_order(list h):
         for x in sorted(range(lo, min(m, lo + _W_ORDER_PIECE)), key=key):
             source[i] = x
             i += 1
-        PyErr_CheckSignals()
+        _forest_signals_now()
     while width < m:
         for lo in range(0, m, 2 * width):
             mid = min(m, lo + width)
             hi = min(m, lo + 2 * width)
             a, b, k = lo, mid, lo
             while a < mid and b < hi:
-                _w_tick(&steps, 1)
+                steps += 1
+                _forest_signals(steps)
                 if h[source[b]] < h[source[a]]:
                     target[k] = source[b]
                     b += 1
@@ -87,12 +85,11 @@ cdef class RowWindowsExact:
     (O(n log n) to build, O(log n) amortised a pop), a constant factor slower. Building
     looks at signals as ``RowWindows`` does."""
 
-
     def __init__(self, list coins, const int64_t[::1] starts, const int64_t[::1] stops,
                  Py_ssize_t n_rows, bint fill=True):
         cdef Py_ssize_t k = starts.shape[0], c
-        cdef int64_t lo, m, j, nb, top, steps = 0
-        cdef list heights = [], h, order
+        cdef int64_t lo, j, nb, top, steps = 0
+        cdef list heights = [], h
         cdef double magnitude = 0
         cdef object zero = _zero_of(coins)
         if stops.shape[0] != k:
@@ -123,7 +120,8 @@ cdef class RowWindowsExact:
                     self.bad_index = j
                     return
             for j in range(stops[c] - starts[c]):
-                _w_tick(&steps, 1)
+                steps += 1
+                _forest_signals(steps)
                 x = coins[starts[c] + j]
                 h[j + 1] = x - h[j]
                 if type(x) is float:
@@ -166,7 +164,8 @@ cdef class RowWindowsExact:
                 top = self.base[c + 1] - 1
                 self.gate = self.base[c] if c >= n_rows else nb + 1
                 while self.right[c] < top:
-                    _w_tick(&steps, 1)
+                    steps += 1
+                    _forest_signals(steps)
                     self._push_right(c)
                 if c >= n_rows:
                     self._stack_path(c)
@@ -198,12 +197,12 @@ cdef class RowWindowsExact:
         return va > vb or (va == vb and a < b)
 
     cdef void _pull(self, int64_t i):
-        cdef int64_t l = self.tl[i], r = self.tr[i], sl = self.sz[l]
-        self.sz[i] = sl + 1 + self.sz[r]
+        cdef int64_t lt = self.tl[i], rt = self.tr[i], sl = self.sz[lt]
+        self.sz[i] = sl + 1 + self.sz[rt]
         if sl & 1:
-            self.alt[i] = self.alt[l] - self.val[i] + self.alt[r]
+            self.alt[i] = self.alt[lt] - self.val[i] + self.alt[rt]
         else:
-            self.alt[i] = self.alt[l] + self.val[i] - self.alt[r]
+            self.alt[i] = self.alt[lt] + self.val[i] - self.alt[rt]
 
     cdef tuple _split(self, int64_t i, int64_t x):
         if i == self.nil:
@@ -411,6 +410,54 @@ cdef class RowWindowsExact:
     cdef bint _left_is_larger(self, Py_ssize_t c):
         return self.val[self.left[c]] >= self.val[self.prv[self.right[c]]]
 
+    cdef Py_ssize_t _row_of(self, int64_t t):
+        """The component of boundary t. O(log n)."""
+        return bisect_right(self.base, t, 0, self.rows) - 1
+
+    cdef tuple _move_in(self, Py_ssize_t c):
+        """``(c, from_left, flat)``: the move at the best end of component c (see
+        ``RowWindows._move_in``)."""
+        cdef bint from_left = True
+        if c < self.n_rows:
+            from_left = self._left_is_larger(c)
+        return (c, from_left, self.flat[c] - self.base[c]
+                + (self.left[c] if from_left else self.right[c] - 1))
+
+    cdef int64_t _largest_block(self):
+        """The treap node of the largest block, -1 when the treap is empty. O(log n)."""
+        cdef int64_t i = self.root
+        if i == self.nil:
+            return -1
+        while self.tl[i] != self.nil:
+            i = self.tl[i]
+        return i
+
+    cdef object _greedy_with(self, object frozen):
+        """The Greedy alternating sum of the treap's blocks, and ``frozen`` with the sign of
+        their parity (see ``RowWindows._greedy_with``). O(1)."""
+        if self.sz[self.root] & 1:
+            return self.alt[self.root] - frozen
+        return self.alt[self.root] + frozen
+
+    # -- blocks that are not the rows' (ForestWindowsExact: the forest's slots) ---------------
+
+    cdef int64_t _add_cells(self, int64_t extra):
+        """Room for ``extra`` more treap nodes after the nil node; returns the first of them
+        (see ``RowWindows._add_cells``)."""
+        cdef int64_t nil = self.nil
+        self.tl.extend([nil] * extra)
+        self.tr.extend([nil] * extra)
+        self.sz.extend([0] * extra)
+        self.pri.extend([_w_priority_of(nil + 1 + s) for s in range(extra)])
+        self.val.extend([self.zero] * extra)
+        self.alt.extend([self.zero] * extra)
+        return nil + 1
+
+    cdef void _insert_block(self, int64_t node, object value):
+        """Put block ``node`` (from ``_add_cells``) in the treap, worth ``value``."""
+        self.val[node] = value
+        self._tree_add(node)
+
     def best_in_row(self, Py_ssize_t c):
         """True when the left end of row c is its best end (the larger end block, ties left)."""
         if not 0 <= c < self.n_rows or self.left[c] == self.right[c]:
@@ -419,13 +466,12 @@ cdef class RowWindowsExact:
 
     def best(self):
         """``(component, from_left, flat)``: an optimal move (see ``RowWindows.best``)."""
-        cdef int64_t i = self.root, c
-        cdef bint from_left = True
+        cdef int64_t c
         if self.rows == 1 and self.n_rows == 1:
             if self.left[0] == self.right[0]:
                 return -1, True, -1
             c = 0
-        elif i == self.nil:
+        elif self.root == self.nil:
             while self.first_stack < self.rows and \
                     self.left[self.first_stack] == self.right[self.first_stack]:
                 self.first_stack += 1
@@ -433,13 +479,8 @@ cdef class RowWindowsExact:
                 return -1, True, -1
             c = self.first_stack
         else:
-            while self.tl[i] != self.nil:
-                i = self.tl[i]
-            c = bisect_right(self.base, i, 0, self.rows) - 1  # the component of boundary i
-        if c < self.n_rows:
-            from_left = self._left_is_larger(c)
-        return (c, from_left, self.flat[c] - self.base[c]
-                + (self.left[c] if from_left else self.right[c] - 1))
+            c = self._row_of(self._largest_block())
+        return self._move_in(c)
 
     def blocks(self, Py_ssize_t c):
         """The block values of component c's reduced form, left to right."""
@@ -494,14 +535,15 @@ cdef class RowWindowsExact:
         self.left[c] = left
         self.right[c] = left
         while self.right[c] < right:
-            _w_tick(&steps, 1)
+            steps += 1
+            _forest_signals(steps)
             self._push_right(c)
 
 
 def window_pizza_exact(list circle):
     """``window_pizza`` on Python numbers: the same sliding window on a ``RowWindowsExact``
     of the doubled circle, looking at signals as it runs."""
-    cdef int64_t n = len(circle), i, best_index = -1, steps = 0
+    cdef int64_t n = len(circle), i, best_index = -1
     cdef object best = None, v
     status, bad = check_finite_exact(circle)
     if status != OK:
@@ -514,7 +556,7 @@ def window_pizza_exact(list circle):
         return Status.OVERFLOW, None
     windows._open(0, 1, n)
     for i in range(n):
-        _w_tick(&steps, 8)  # as window_pizza
+        _forest_signals(i << 3)  # as window_pizza
         if i > 0:
             windows._slide(0, True)
         v = circle[i] - windows.value()
