@@ -308,7 +308,9 @@ class Engine:
             In ``moves()`` order: the coin minus the value after the move; empty when the
             game is over.
 
-        Cost: as ``Game.move_values()``, O(n log n) for the n coins left.
+        Cost: as ``Game.move_values()`` of the current position, not yet through the
+        window structure: O(n log n) for the n coins left in rows and stacks (O(n) for one
+        int64 row), and O(n log n) for each root of a forest.
         """
         return self.game.move_values()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from fractions import Fraction
 from itertools import islice
 from typing import Any, cast
 
@@ -425,7 +426,13 @@ class Game:
         [(Move(kind='row', index=0, end='left', position=0, coin=1), 100), \
 (Move(kind='row', index=0, end='right', position=5, coin=900), 1892)]
         """
-        return move_values(self._where(), self.moves(), lambda m: self.take(m).value())
+        where = self._where()
+        if where.coins.kind == FLOAT64:
+            # A float forest's values after its moves are the kernels' float sums, which may
+            # lose small coins beside huge ones; the worths are promised exact, rounded once.
+            return move_values(where, self.moves(),
+                               lambda m: _of_fractions(self.take(m)).value())
+        return move_values(where, self.moves(), lambda m: self.take(m).value())
 
     def take(self, move: Move | Sequence[Any]) -> Game:
         """The position after ``move`` (a legal ``Move``): O(log k) for k rows and stacks.
@@ -594,3 +601,11 @@ def game_at(position: Position) -> Game:
 
 
 __all__ += ["game_at", "legal", "play_moves", "where"]
+
+
+def _of_fractions(game: Game) -> Game:
+    """The same position with every float coin as the Fraction of its exact value. O(n)."""
+    forest = game.forest
+    return Game(rows=[[Fraction(x) for x in r] for r in game.rows],
+                stacks=[[Fraction(x) for x in s] for s in game.stacks],
+                forest=None if forest is None else ([Fraction(x) for x in forest[0]], forest[1]))

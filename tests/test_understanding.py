@@ -15,7 +15,7 @@ import pytest
 import coinsrow
 from coinsrow import Engine, Game, Move, analyze, explain, simulate
 
-from generators import random_forest, random_game
+from generators import random_forest, random_game, random_row
 from oracles import after_move, brute_forest_solver, dp_table, paper_value
 
 NUMBER_TYPES = (int, Fraction, Decimal)
@@ -330,3 +330,53 @@ def test_analyze_of_float_games_with_forests_is_exact_then_rounded() -> None:
             worth = Fraction(review.coin) - solve(*state)
             assert (review.best, review.worth, review.loss) == \
                 (float(best), float(worth), float(best - worth))
+
+
+def _as_fractions(game: Game) -> Game:
+    """The same game with every float coin as the Fraction of its exact value."""
+    forest = game.forest
+    return Game(rows=[[Fraction(x) for x in r] for r in game.rows],
+                stacks=[[Fraction(x) for x in s] for s in game.stacks],
+                forest=None if forest is None else ([Fraction(x) for x in forest[0]], forest[1]))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_engine_move_values_are_the_values_after_taking_each_move(seed: int) -> None:
+    """Random Engines mid-game, many moves deep (rows of every style, up to 40 coins, with
+    stacks and forests; ints, big ints, floats, Fractions): each move's worth is its coin
+    minus the value of the game after the move is really taken, the largest worth is the
+    Engine's value (floats: both exact, rounded once), and asking changes nothing."""
+    rng = random.Random(500 + seed)
+    for _ in range(60):
+        rows = [random_row(rng, rng.randint(0, 40)) for _ in range(rng.randint(1, 3))]
+        stacks = [random_row(rng, rng.randint(0, 12)) for _ in range(rng.randint(0, 2))]
+        kind = rng.choice((int, float, Fraction))
+        if kind is float:
+            rows = [[x / 4 for x in r] for r in rows]
+            stacks = [[x / 4 for x in s] for s in stacks]
+        elif kind is Fraction:
+            rows = [[Fraction(x, 3) for x in r] for r in rows]
+            stacks = [[Fraction(x, 3) for x in s] for s in stacks]
+        forest = None
+        if rng.random() < 0.3:
+            forest = random_forest(rng, rng.randint(1, 12), -5, 9)
+        engine = Engine(Game(rows=rows, stacks=stacks, forest=forest))
+        while engine.moves():
+            if rng.random() < 0.3:
+                before = engine.game
+                found = engine.move_values()
+                assert [m for m, _ in found] == engine.moves()
+                for move, worth in found:
+                    after = engine.game.take(move)
+                    if kind is float:  # the exact worth, rounded once
+                        exact = Fraction(move.coin) - Engine(_as_fractions(after)).value()
+                        assert worth == float(exact), (engine.game, move)
+                    else:
+                        assert worth == move.coin - Engine(after).value(), (engine.game, move)
+                # Floats: the kernels' float value may lose small coins beside huge ones;
+                # the worths are exact, rounded once.
+                value = (float(Engine(_as_fractions(engine.game)).value()) if kind is float
+                         else engine.value())
+                assert max(w for _, w in found) == value
+                assert engine.game == before
+            engine.take(rng.choice(engine.moves()))
