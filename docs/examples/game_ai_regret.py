@@ -25,7 +25,6 @@ import coinsrow
 import coinsrow.spiel
 from coinsrow.envs import CoinsRowEnv, aec_env
 
-
 UCT_C = 100.0
 
 
