@@ -14,12 +14,11 @@ explanation, which summarises long lists).
 
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 
 from ._svg import COLOURS
-from ._text import format_number
+from ._text import format_number, json_for_script
 
 __all__ = ["EXPLAIN_MAX_COINS", "explanation_html"]
 
@@ -123,10 +122,6 @@ _SCRIPT = """
 """
 
 
-def _json_script(data: Any) -> str:
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
 
 def _page(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -204,7 +199,7 @@ turn. Value of this game: <b id="value">{escape(f(e.value))}</b>.</p>
 <p class="note">Bars: yellow, the values of the step (dashed: the three that fuse); grey and
 dashed, dropped by Fruitless; blue, taken by the player to move; red, by the other.</p>
 </main>
-<script type="application/json" id="coinsrow-data">{_json_script(data)}</script>
+<script type="application/json" id="coinsrow-data">{json_for_script(data)}</script>
 <script>{_SCRIPT}</script>"""
     return _page("coinsrow: the algorithm, step by step", body)
 

@@ -19,7 +19,6 @@ picture (one element per coin would make the page too heavy to open).
 from __future__ import annotations
 
 import decimal
-import json
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -28,7 +27,7 @@ from ._coins import round_float
 from ._dispatch import EXACT_DECIMAL
 from ._moves import move_words
 from ._svg import COLOURS, game_svg
-from ._text import format_number
+from ._text import format_number, json_for_script
 
 __all__ = ["HTML_MAX_COINS", "SUMMARY_MOVES", "game_html", "review_html"]
 
@@ -161,11 +160,6 @@ _SCRIPT = """
 """
 
 
-def _json_script(data: Any) -> str:
-    """JSON that is safe inside a <script> element (no "</script>", no "<!--")."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
 
 def _describe(turn: int, move: Any) -> str:
     return f"{PLAYER_NAMES[turn % 2]} takes {format_number(move.coin)} from {move_words(move)}"
@@ -268,7 +262,7 @@ whole play: the number under a coin is the turn at which it is taken.</p></noscr
 <span class="swatch second"></span>second); the number under it is the turn. Taken coins fade;
 the ringed coin is the next move.{forest_note}</p>
 </main>
-<script type="application/json" id="coinsrow-data">{_json_script(data)}</script>
+<script type="application/json" id="coinsrow-data">{json_for_script(data)}</script>
 <script>{_SCRIPT}</script>"""
     return _page(title, body)
 
@@ -403,7 +397,7 @@ dashed gold ring marks a move that lost against optimal play.</p>
 {table}
 </table>
 </main>
-<script type="application/json" id="coinsrow-data">{_json_script(data)}</script>
+<script type="application/json" id="coinsrow-data">{json_for_script(data)}</script>
 <script>{_SCRIPT}</script>"""
     return _page(title, body)
 

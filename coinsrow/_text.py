@@ -8,6 +8,7 @@ default); a repr must still answer, so such a number is shown by its size.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -88,3 +89,9 @@ def format_number(x: Any) -> str:
     if isinstance(x, float):
         return repr(x)
     return str(x)
+
+
+def json_for_script(data: Any) -> str:
+    """JSON that is safe inside a <script> element of a page (no "</script>", no "<!--")."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
