@@ -40,6 +40,13 @@ __all__ = ["Engine"]
 _new_move: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
 
 
+def _row_storage(data: array) -> Coins:
+    """The storage of one row whose coins are ``data``, an ``array('q')`` or
+    ``array('d')``: what ``Game(rows=[row])`` stores for it. O(1)."""
+    return Coins(FLOAT64 if data.typecode == "d" else INT64, int, memoryview(data), (0,),
+                 (len(data),), 1, ("row 0",))
+
+
 def _row_position(row: list | tuple) -> Position:
     """The position ``Game(rows=[row])`` starts at (the same storage, the same errors),
     without building the ``Game``: some 5 us less for a short row, half of what an Engine
@@ -48,9 +55,7 @@ def _row_position(row: list | tuple) -> Position:
     names = ("row 0",)
     data = short_rows.coins(row) if SHORT_PATH else None
     if data is not None:
-        n = len(data)
-        coins = Coins(FLOAT64 if data.typecode == "d" else INT64, int, memoryview(data),
-                      (0,), (n,), 1, names)
+        coins = _row_storage(data)
     else:
         coins = storage([column(row, "row 0")], 1, names)
         if coins.kind == FLOAT64:
@@ -134,10 +139,20 @@ class Engine:
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
                  "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest", "_lock",
-                 "_offered")
+                 "_offered", "_short")
 
     def __init__(self, game: Any) -> None:
         if game.__class__ is list or game.__class__ is tuple:
+            short = short_rows.engine(game, Move) if SHORT_PATH else None
+            if short is not None:
+                # One short row of ints: played by a compiled object (``ShortEngine``), each
+                # method one call into it. An Engine of 8 coins and its 8 moves took 11.5 us
+                # through the window structure and the Python bookkeeping around it, 2.5 us
+                # so (benchmarks/small_calls.py). Only ``_short`` and ``_lock`` are set: the
+                # methods that need a position build it from the object (``_short_where``).
+                self._short = short
+                self._lock = threading.RLock()
+                return
             position = _row_position(game)
         else:
             if not isinstance(game, Game):
@@ -151,6 +166,7 @@ class Engine:
         of it) of ``initial``'s storage, which it remembers as the position it started from
         (for pickling). O(n log n)."""
         coins = initial.coins
+        self._short: Any = None
         # One operation at a time: threads sharing an engine take turns (see the class).
         self._lock = threading.RLock()
         self._coins = coins
@@ -185,6 +201,11 @@ class Engine:
         """An independent engine at the same position (moves on one leave the other alone),
         sharing the immutable coins. O(n log n): its structure is built again."""
         twin = Engine.__new__(Engine)
+        short = self._short
+        if short is not None:
+            twin._short = short.copy()
+            twin._lock = threading.RLock()
+            return twin
         with self._lock:
             starts, stops = array("q", self._starts), array("q", self._stops)
             forest = None if self._forest is None else self._forest.state()
@@ -198,6 +219,12 @@ class Engine:
         """Pickled as the ``Game`` it started from and the coins taken since from each end of
         each component (and the forest's nodes, parents first); unpickling plays them again
         (O(n log n))."""
+        short = self._short
+        if short is not None:
+            n = len(self._short_coins().data)
+            start_at, stop_at = short.bounds()
+            return _unpickle_engine, (game_at(self._short_where(0, n)), [start_at],
+                                      [n - stop_at])
         initial_starts, initial_stops, initial_forest = self._initial
         start = game_at(Position(self._coins, initial_starts, initial_stops, initial_forest))
         with self._lock:
@@ -211,15 +238,34 @@ class Engine:
     # -- reading the position ---------------------------------------------------------------
 
     def __len__(self) -> int:
-        return self._left
+        short = self._short
+        return self._left if short is None else len(short)
 
     def _where(self) -> Position:
+        short = self._short
+        if short is not None:
+            return self._short_where(*short.bounds())
         return Position(self._coins, self._starts, self._stops, self._forest)
+
+    def _short_coins(self) -> Coins:
+        """The storage of the row of a short engine, made when first needed. O(n)."""
+        with self._lock:
+            try:
+                return self._coins
+            except AttributeError:  # not made yet
+                self._coins = _row_storage(self._short.coins())
+                return self._coins
+
+    def _short_where(self, start: int, stop: int) -> Position:
+        """The position of a short engine whose row's coins ``[start, stop)`` are left."""
+        return Position(self._short_coins(), array("q", (start,)), array("q", (stop,)))
 
     @property
     def game(self) -> Game:
         """The current position as an immutable ``Game`` (O(k) for k rows and stacks; O(n)
         with a forest)."""
+        if self._short is not None:
+            return game_at(self._where())
         with self._lock:
             forest = None if self._forest is None else self._forest.state()
             return game_at(Position(self._coins, self._starts, self._stops, forest))
@@ -240,6 +286,9 @@ class Engine:
         >>> Engine([3, 2, 2, 3, 1, 2]).value()
         3
         """
+        short = self._short
+        if short is not None:
+            return cast(int, short.value())
         # One call of the structure: atomic without the lock (its own critical section).
         return self._structure.number(self._windows.value())
 
@@ -263,6 +312,9 @@ class Engine:
         >>> Engine([1, 2, 1000, 3, 4, 900]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
         """
+        short = self._short
+        if short is not None:
+            return cast(Move, short.best_move())
         # One call of the structure (atomic: see value); the rest reads what never changes.
         # The coins left are read before the structure: a move of another thread in between
         # leaves fewer, and take() then checks the move as any other.
@@ -345,6 +397,10 @@ class Engine:
         >>> len(e), e.game.rows
         (2, ((5, 1),))
         """
+        short = self._short
+        if short is not None:
+            played = short.take(move)  # a move named as the engine names it: one call
+            return played if played is not None else self._short_take(move)
         with self._lock:
             offered = self._offered
             if offered is not None and move is offered[1] and offered[0] == self._left:
@@ -391,6 +447,21 @@ class Engine:
             else:
                 self._pop(component, played.end != "right")
             return played
+
+    def _short_take(self, move: Any) -> Move:
+        """``take`` of a short engine for a move its fast check left: checked by
+        ``resolve`` on the position, then played if no other thread moved meanwhile (if
+        one did, checked again on the new position)."""
+        short = self._short
+        with self._lock:
+            while True:
+                start, stop = short.bounds()
+                try:
+                    _, _, _, played = resolve(move, self._short_where(start, stop))
+                except MoveError as error:
+                    raise ValueError(str(error)) from None
+                if short.pop(played.end != "right", start, stop):
+                    return played
 
     def _take_node(self, node: int) -> None:
         forest = cast(LiveForest, self._forest)

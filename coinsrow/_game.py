@@ -8,6 +8,7 @@ position shares the coins. Every answer is computed by a kernel through ``_dispa
 
 from __future__ import annotations
 
+import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
@@ -19,7 +20,7 @@ from ._coins import FLOAT64, INT64, Coins, Number, refuse_as_row
 from ._core import short_rows
 from ._dispatch import SHORT_PATH, Answer, run
 from ._forest import ForestState, parse_forest
-from ._layout import layout
+from ._layout import layout, unpacked
 from ._moves import End, Move, MoveError, Position, move_at, moves, resolve
 from ._results import Profits
 from ._text import Repr
@@ -30,6 +31,10 @@ from ._worths import move_values
 __all__ = ["Game", "Profits"]
 
 _SVG_MAX_COINS = 5000
+
+# Held while a small game's storage is made on first use (Game.__getattr__), so that all its
+# positions share one storage even when threads read it at once.
+_UNPACKING = threading.Lock()
 
 
 class _Line:
@@ -108,11 +113,28 @@ class Game:
         "_forest",
         "_left",
         "_line",
+        "_packed",
         "_turn",
     )
 
     def __init__(self, rows: Iterable[Any] = (), stacks: Iterable[Any] = (),
                  forest: Any = None) -> None:
+        if forest is None and SHORT_PATH:
+            packed = short_rows.game(rows, stacks)
+            if packed is not None:
+                # A small game of lists of ints or floats, read in one compiled pass (and,
+                # for ints, solved there): its storage and bounds are made when first read
+                # (__getattr__). Building them here took 2.3 us of the 2.9 us of
+                # Game(rows=[[3, 1, 4, 1, 5]], stacks=[[9, 2, 6]]).value()
+                # (benchmarks/small_calls.py), so a game asked only its value skips them.
+                self._packed = packed
+                self._left = packed[1][-1]
+                self._line = None
+                self._turn = 0
+                self._forest = None
+                value = packed[3]
+                self._cache = {} if value is None else {"value": value}
+                return
         forest_values, parents = parse_forest(forest) if forest is not None else (None, None)
         laid_out = layout(rows, stacks, forest_values)
         coins = laid_out.coins
@@ -135,6 +157,23 @@ class Game:
         self._turn = turn
         self._cache: dict[str, Any] = {}
         self._forest = forest
+
+    def __getattr__(self, name: str) -> Any:
+        """The storage (``_coins``) and bounds (``_bounds``) of a game built by the small
+        fast path, made when first read, as ``layout`` makes them for the same game (O(k));
+        every other attribute's lookup fails as usual. Called only when a slot is unset."""
+        if name != "_coins" and name != "_bounds":
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        with _UNPACKING:
+            try:  # another thread may have made them meanwhile: they are made once
+                return object.__getattribute__(self, name)
+            except AttributeError:
+                pass
+            data, offsets, n_rows, _ = self._packed
+            laid_out = unpacked(data, offsets, n_rows)
+            self._bounds = Bounds(laid_out.starts, laid_out.stops)
+            self._coins = laid_out.coins
+        return object.__getattribute__(self, name)
 
     @classmethod
     def _position(cls, coins: Coins, bounds: Bounds, left: int, line: _Line | None,

@@ -39,7 +39,7 @@ from ._coins import (
 from ._core import short_rows
 from ._dispatch import SHORT_PATH
 
-__all__ = ["Layout", "layout"]
+__all__ = ["Layout", "layout", "unpacked"]
 
 
 def _group(label: str, group: Any) -> list:
@@ -191,6 +191,12 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
             return _stored(row_items, stack_items, forest)
     data, offsets = payload
     return _packed(data, offsets, n_rows, k, forest)
+
+
+def unpacked(data: memoryview, offsets: array, n_rows: int) -> Layout:
+    """The layout of a game that ``short_rows.game`` packed (``data``, ``offsets``, its rows
+    first): what ``layout`` answers for the same game. O(1)."""
+    return _packed(data, offsets, n_rows, len(offsets) - 1, None)
 
 
 def _packed(data: memoryview, offsets: array, n_rows: int, k: int,
