@@ -39,6 +39,10 @@ __all__ = ["Engine"]
 # directly on the hot paths (a Python function around it cost 0.1 us a move).
 _new_move: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
 
+# Held while a short engine's storage is made, when first needed (Engine._short_coins), so
+# that it is made once: its positions, games and copies share it.
+_SHORT_STORAGE = threading.Lock()
+
 
 def _row_storage(data: array) -> Coins:
     """The storage of one row whose coins are ``data``, an ``array('q')`` or
@@ -94,7 +98,9 @@ class Engine:
     in one call and played in the next may meanwhile have been played by another thread:
     ``take`` then refuses it with ``ValueError``, like any illegal move. Holding the lock
     costs about 0.2 us, 12% of a move of a one-row game and 3% of a forest's
-    (benchmarks/forest_engine_bench.py).
+    (benchmarks/forest_engine_bench.py). An engine of one short row of ints (below) needs no
+    lock: each of its calls is one atomic step of its compiled state, and a move checked
+    in Python is played only if the position is still the one it was checked on.
 
     Cost: building O(n log n), each move O(log n) amortised, so a whole game of n coins costs
     O(n log n) time and O(n) memory whatever the opponent does, on the optimal line or off
@@ -106,7 +112,11 @@ class Engine:
     (with a forest: whose magnitudes add up) pass 2^59, big ints, ``Fraction`` and
     ``Decimal`` use the exact twin of the structure on Python numbers (same bounds, a
     constant factor slower); so do floats whose magnitudes sum past 1e300, as Fractions,
-    the answers rounded once.
+    the answers rounded once. A list or tuple of at most 64 ints within int64 whose
+    magnitudes sum to at most 2^63 - 1 is played by a compiled fast path instead
+    (``short_rows.engine``; not with ``COINSROW_EXACT=1``), with the same answers: building
+    O(n), ``value()`` and ``best_move()`` O(n) (the position solved again after a move; 60
+    ns for 8 coins), ``take`` O(1).
 
     Parameters
     ----------
@@ -148,10 +158,12 @@ class Engine:
                 # One short row of ints: played by a compiled object (``ShortEngine``), each
                 # method one call into it. An Engine of 8 coins and its 8 moves took 11.5 us
                 # through the window structure and the Python bookkeeping around it, 2.5 us
-                # so (benchmarks/small_calls.py). Only ``_short`` and ``_lock`` are set: the
-                # methods that need a position build it from the object (``_short_where``).
-                self._short = short
-                self._lock = threading.RLock()
+                # so (benchmarks/small_calls.py). Only ``_short`` is set: the methods that
+                # need a position build it from the object (``_short_where``). No lock
+                # either (0.13 us): each of the object's methods is atomic, and a move
+                # checked in Python is played only if the position is still the one it was
+                # checked on (``_short_take``).
+                self._short: short_rows.ShortEngine | None = short
                 return
             position = _row_position(game)
         else:
@@ -166,7 +178,7 @@ class Engine:
         of it) of ``initial``'s storage, which it remembers as the position it started from
         (for pickling). O(n log n)."""
         coins = initial.coins
-        self._short: Any = None
+        self._short = None
         # One operation at a time: threads sharing an engine take turns (see the class).
         self._lock = threading.RLock()
         self._coins = coins
@@ -204,7 +216,6 @@ class Engine:
         short = self._short
         if short is not None:
             twin._short = short.copy()
-            twin._lock = threading.RLock()
             return twin
         with self._lock:
             starts, stops = array("q", self._starts), array("q", self._stops)
@@ -248,12 +259,13 @@ class Engine:
         return Position(self._coins, self._starts, self._stops, self._forest)
 
     def _short_coins(self) -> Coins:
-        """The storage of the row of a short engine, made when first needed. O(n)."""
-        with self._lock:
+        """The storage of the row of a short engine, made when first needed, once. O(n)."""
+        with _SHORT_STORAGE:
             try:
                 return self._coins
             except AttributeError:  # not made yet
-                self._coins = _row_storage(self._short.coins())
+                short = cast(short_rows.ShortEngine, self._short)  # a short engine's
+                self._coins = _row_storage(short.coins())
                 return self._coins
 
     def _short_where(self, start: int, stop: int) -> Position:
@@ -288,7 +300,8 @@ class Engine:
         """
         short = self._short
         if short is not None:
-            return cast(int, short.value())
+            value: int = short.value()
+            return value
         # One call of the structure: atomic without the lock (its own critical section).
         return self._structure.number(self._windows.value())
 
@@ -314,7 +327,8 @@ class Engine:
         """
         short = self._short
         if short is not None:
-            return cast(Move, short.best_move())
+            best: Move = short.best_move()
+            return best
         # One call of the structure (atomic: see value); the rest reads what never changes.
         # The coins left are read before the structure: a move of another thread in between
         # leaves fewer, and take() then checks the move as any other.
@@ -347,6 +361,8 @@ class Engine:
         list of Move
             Empty when the game is over.
         """
+        if self._short is not None:
+            return moves(self._where())  # a position read at once (see __init__)
         with self._lock:
             return moves(self._where())
 
@@ -400,7 +416,7 @@ class Engine:
         short = self._short
         if short is not None:
             played = short.take(move)  # a move named as the engine names it: one call
-            return played if played is not None else self._short_take(move)
+            return played if played is not None else self._short_take(short, move)
         with self._lock:
             offered = self._offered
             if offered is not None and move is offered[1] and offered[0] == self._left:
@@ -448,20 +464,18 @@ class Engine:
                 self._pop(component, played.end != "right")
             return played
 
-    def _short_take(self, move: Any) -> Move:
+    def _short_take(self, short: short_rows.ShortEngine, move: Any) -> Move:
         """``take`` of a short engine for a move its fast check left: checked by
         ``resolve`` on the position, then played if no other thread moved meanwhile (if
         one did, checked again on the new position)."""
-        short = self._short
-        with self._lock:
-            while True:
-                start, stop = short.bounds()
-                try:
-                    _, _, _, played = resolve(move, self._short_where(start, stop))
-                except MoveError as error:
-                    raise ValueError(str(error)) from None
-                if short.pop(played.end != "right", start, stop):
-                    return played
+        while True:
+            start, stop = short.bounds()
+            try:
+                _, _, _, played = resolve(move, self._short_where(start, stop))
+            except MoveError as error:
+                raise ValueError(str(error)) from None
+            if short.pop(played.end != "right", start, stop):
+                return played
 
     def _take_node(self, node: int) -> None:
         forest = cast(LiveForest, self._forest)

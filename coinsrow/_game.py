@@ -129,11 +129,11 @@ class Game:
                 # (benchmarks/small_calls.py), so a game asked only its value skips them.
                 self._packed = packed
                 self._left = packed[1][-1]
-                self._line = None
+                self._line: _Line | None = None
                 self._turn = 0
-                self._forest = None
+                self._forest: ForestState | None = None
                 value = packed[3]
-                self._cache = {} if value is None else {"value": value}
+                self._cache: dict[str, Any] = {} if value is None else {"value": value}
                 return
         forest_values, parents = parse_forest(forest) if forest is not None else (None, None)
         laid_out = layout(rows, stacks, forest_values)
@@ -155,7 +155,7 @@ class Game:
         self._left = left  # coins left in the rows and stacks
         self._line = line
         self._turn = turn
-        self._cache: dict[str, Any] = {}
+        self._cache = {}
         self._forest = forest
 
     def __getattr__(self, name: str) -> Any:

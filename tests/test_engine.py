@@ -108,7 +108,9 @@ def test_engine_hypothesis(row, rng):
 
 
 def test_engine_uses_the_compiled_structure_for_machine_numbers():
-    assert isinstance(Engine([1, 2, 3])._windows, MACHINE_WINDOWS)
+    assert isinstance(Engine(Game(rows=[[1, 2, 3]]))._windows, MACHINE_WINDOWS)
+    # A short list of ints has a fast path of its own (tests/test_small_engine.py).
+    assert (Engine([1, 2, 3])._short is None) == EXACT
     assert isinstance(Engine(np.array([1.5, 2.0]))._windows, MACHINE_WINDOWS)
     assert isinstance(Engine([2**70, 1])._windows, _core.RowWindowsExact)
     assert isinstance(Engine([Fraction(1, 3)])._windows, _core.RowWindowsExact)
