@@ -5,6 +5,8 @@
 from array import array
 from typing import Any, Literal
 
+from typing_extensions import disjoint_base
+
 __test__: dict[str, str]  # Cython's dict of the module's doctests
 
 def value(row: Any, threads: Any = None) -> int | float | None: ...
@@ -16,6 +18,7 @@ def pack(rows: Any, stacks: Any) -> tuple[memoryview, array[int]] | None: ...
 def game_value(coins: Any, starts: Any, stops: Any, n_rows: int) -> int | None: ...
 def game(rows: Any, stacks: Any) -> tuple[memoryview, array[int], int, int | None] | None: ...
 
+@disjoint_base
 class ShortEngine:
     # Its moves are of the type given to ``engine`` (the Move of coinsrow._moves): Any here,
     # for _core stands below the Python modules.
