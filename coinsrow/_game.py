@@ -64,7 +64,10 @@ class Game:
     ``FixedSizeListArray``, or a ``ChunkedArray`` of them). Building costs O(n + k): one
     compiled pass packs the coins into one buffer (one Arrow array of int64 or float64 coins
     is read in place, without a copy); only components of exact numbers (big ints,
-    ``Fraction``, ``Decimal``) are normalised one by one in Python. docs/positions.md.
+    ``Fraction``, ``Decimal``) are normalised one by one in Python. docs/positions.md. A
+    small game of lists or tuples of ints within int64 (at most 256 coins in 64 rows and
+    stacks) is read by one compiled pass that also solves it when that takes at most 128
+    steps (coins times components; at most 0.2 us more): its ``value()`` is then O(1).
 
     ``value()`` and ``profits()`` cost O(n log k) for n coins in k rows and stacks (O(n) for
     one row), with Idziaszek's Fusion, Fruitless and Greedy principles. ``take()`` costs

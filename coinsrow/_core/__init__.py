@@ -23,7 +23,8 @@ what:
 ``_pack``           the coins of many components packed into one buffer: ``pack_components``,
                     ``PackSpan``, ``Packing``
 ``_short_rows``     the compiled fast path of short lists and tuples of ints or floats and of
-                    small games of them, re-exported as the module ``short_rows``
+                    small games of them, and the Engine of a short list of ints
+                    (``ShortEngine``), re-exported as the module ``short_rows``
 ==================  ===================================================================
 
 Every kernel that computes on coins has an exact twin in the module of the same name with the

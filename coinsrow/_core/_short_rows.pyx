@@ -18,8 +18,12 @@
 # and with COINSROW_EXACT=1 it is not called (``_dispatch.short_rows``). ``threads`` changes
 # no answer (docs/rows.md), and a short row is reduced on the calling thread whatever it is.
 #
-# Why: a 16-int list costs 0.2 us here against 5 us through the Python layers
-# (benchmarks/small_calls.py). O(n) for n coins.
+# ``engine`` makes the state of an Engine of a short list of ints (``ShortEngine``), whose
+# moves are played here one call each; it too is None for any other row, and the Engine then
+# takes the window structure.
+#
+# Why: a 16-int list costs 0.2 us here against 5 us through the Python layers; an Engine of 8
+# ints played out, 3 us against 11 us (benchmarks/small_calls.py). O(n) for n coins.
 
 cimport cython
 from cpython.array cimport array, clone
@@ -497,10 +501,11 @@ def game_value(coins, starts, stops, Py_ssize_t n_rows):
 
 cdef enum:
     # ``game`` solves a small int64 game as it reads it when its value takes at most this
-    # many steps (coins times components): some 0.1 us, against 0.3 us for a later
-    # ``value()`` to reach ``game_value`` through the Python layers; a larger game leaves
-    # its value to be computed when asked.
-    EAGER_GAME_STEPS = 512
+    # many steps (coins times components): at most 0.2 us more than reading it (0.05 us for
+    # 8 coins in 2 components), against 0.3 us for a later ``value()`` to reach
+    # ``game_value`` through the Python layers; a larger game, which may never be asked its
+    # value, leaves it to be computed when asked.
+    EAGER_GAME_STEPS = 128
 
 
 def game(rows, stacks):
@@ -508,7 +513,7 @@ def game(rows, stacks):
     tuples of ints within int64 and finite floats: ``(coins, offsets, n_rows, value)``,
     ``coins`` and ``offsets`` as ``pack`` gives them, ``n_rows`` the rows read, and ``value``
     the game's value when it is an int game small enough to solve now (else None); or None
-    for any other game. O(n + k), plus O(n k) for the value of at most 512 steps."""
+    for any other game. O(n + k), plus O(n k) for the value of at most 128 steps."""
     cdef Row r
     cdef int64_t bounds[SHORT_GAME_COMPONENTS + 1]
     cdef Py_ssize_t k = 0, n_rows = 0
