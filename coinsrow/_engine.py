@@ -466,15 +466,16 @@ class Engine:
 
     def _short_take(self, short: short_rows.ShortEngine, move: Any) -> Move:
         """``take`` of a short engine for a move its fast check left: checked by
-        ``resolve`` on the position, then played if no other thread moved meanwhile (if
-        one did, checked again on the new position)."""
+        ``resolve`` on the position, and played as ``resolve`` names it, which the fast
+        check takes as long as that coin is still at that end. If another thread took it
+        meanwhile, the move is checked again on the new position: each retry follows a
+        coin taken, so there are at most n."""
         while True:
-            start, stop = short.bounds()
             try:
-                _, _, _, played = resolve(move, self._short_where(start, stop))
+                _, _, _, played = resolve(move, self._short_where(*short.bounds()))
             except MoveError as error:
                 raise ValueError(str(error)) from None
-            if short.pop(played.end != "right", start, stop):
+            if short.take(played) is not None:
                 return played
 
     def _take_node(self, node: int) -> None:

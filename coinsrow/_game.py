@@ -123,7 +123,7 @@ class Game:
     def __init__(self, rows: Iterable[Any] = (), stacks: Iterable[Any] = (),
                  forest: Any = None) -> None:
         if forest is None and SHORT_PATH:
-            packed = short_rows.game(rows, stacks)
+            packed = short_rows.pack(rows, stacks)
             if packed is not None:
                 # A small game of lists of ints or floats, read in one compiled pass (and,
                 # for ints, solved there): its storage and bounds are made when first read

@@ -36,8 +36,6 @@ from ._coins import (
     read_once,
     storage,
 )
-from ._core import short_rows
-from ._dispatch import SHORT_PATH
 
 __all__ = ["Layout", "layout", "unpacked"]
 
@@ -142,11 +140,6 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
     does not take. A single Arrow list array of int64 or float64 coins (rows alone, or
     stacks alone) is read where it is, without a copy.
     """
-    if forest is None and SHORT_PATH:
-        packed = short_rows.pack(rows, stacks)
-        if packed is not None:  # a small game of lists of ints or floats: one compiled pass
-            n_rows = len(rows)
-            return _packed(packed[0], packed[1], n_rows, n_rows + len(stacks), None)
     row_items, n_rows = _items("row", rows)
     try:
         stack_items, n_stacks = _items("stack", stacks)
@@ -194,7 +187,7 @@ def layout(rows: Any, stacks: Any, forest: Column | None) -> Layout:
 
 
 def unpacked(data: memoryview, offsets: array, n_rows: int) -> Layout:
-    """The layout of a game that ``short_rows.game`` packed (``data``, ``offsets``, its rows
+    """The layout of a game that ``short_rows.pack`` packed (``data``, ``offsets``, its rows
     first): what ``layout`` answers for the same game. O(1)."""
     return _packed(data, offsets, n_rows, len(offsets) - 1, None)
 

@@ -43,6 +43,11 @@ from coinsrow._core._types cimport MAX_THREADS, add_checked, coin_t, sub_checked
 
 cdef extern from "Python.h":
     PyObject *PySequence_Fast_GET_ITEM(object seq, Py_ssize_t i)
+    PyObject *PyTuple_GET_ITEM(object p, Py_ssize_t pos)
+    Py_ssize_t PyTuple_GET_SIZE(object p)
+    # Neither fails on the exact str or int it is given here (no error check).
+    int PyUnicode_CompareWithASCIIString(object uni, const char *string) noexcept
+    long long _as_long_long "PyLong_AsLongLongAndOverflow" (object x, int *overflow) noexcept
 
 
 cdef enum:
@@ -372,23 +377,6 @@ cdef Kind _read_group(object group, Row *r, int64_t *offsets, Py_ssize_t *c,
     return kind
 
 
-def pack(rows, stacks):
-    """The coins of ``Game(rows=rows, stacks=stacks)`` as ``_core.pack_components`` packs
-    them, ``(coins, offsets)``: a memoryview of format "q" or "d" and an ``array('q')`` of
-    the components' bounds in it (rows first), for a small game of lists or tuples of ints
-    within int64 and finite floats; else None. O(n + k)."""
-    cdef Row r
-    cdef int64_t bounds[SHORT_GAME_COMPONENTS + 1]
-    cdef Py_ssize_t k = 0, n_rows = 0
-    cdef Kind kind = _read_game(rows, stacks, &r, bounds, &k, &n_rows)
-    cdef array offsets
-    if kind == NOT_SHORT:
-        return None
-    offsets = clone(_MOVES, k + 1, False)
-    memcpy(offsets.data.as_longlongs, bounds, (k + 1) * sizeof(int64_t))
-    return memoryview(_coins_array(&r, kind)), offsets
-
-
 cdef enum:
     # A small game's value scans every component's head at each of its reduced entries:
     # at most this many steps (entries times components), some 2 us.
@@ -500,7 +488,7 @@ def game_value(coins, starts, stops, Py_ssize_t n_rows):
 
 
 cdef enum:
-    # ``game`` solves a small int64 game as it reads it when its value takes at most this
+    # ``pack`` solves a small int64 game as it reads it when its value takes at most this
     # many steps (coins times components): at most 0.2 us more than reading it (0.05 us for
     # 8 coins in 2 components), against 0.3 us for a later ``value()`` to reach
     # ``game_value`` through the Python layers; a larger game, which may never be asked its
@@ -508,12 +496,13 @@ cdef enum:
     EAGER_GAME_STEPS = 128
 
 
-def game(rows, stacks):
+def pack(rows, stacks):
     """``Game(rows=rows, stacks=stacks)`` read in one pass, for a small game of lists or
-    tuples of ints within int64 and finite floats: ``(coins, offsets, n_rows, value)``,
-    ``coins`` and ``offsets`` as ``pack`` gives them, ``n_rows`` the rows read, and ``value``
-    the game's value when it is an int game small enough to solve now (else None); or None
-    for any other game. O(n + k), plus O(n k) for the value of at most 128 steps."""
+    tuples of ints within int64 and finite floats: ``(coins, offsets, n_rows, value)``, the
+    coins as ``_core.pack_components`` packs them (a memoryview of format "q" or "d"), an
+    ``array('q')`` of the components' bounds in them (rows first), the number of rows read,
+    and the game's value when it is an int game small enough to solve now (else None); or
+    None for any other game. O(n + k), plus O(n k) for the value of at most 128 steps."""
     cdef Row r
     cdef int64_t bounds[SHORT_GAME_COMPONENTS + 1]
     cdef Py_ssize_t k = 0, n_rows = 0
@@ -543,14 +532,31 @@ cdef enum:
 cdef object _tuple_new = tuple.__new__
 
 
-cdef class ShortEngine:
-    """The state of an ``Engine`` of one short row of ints: the row's coins and the window
-    ``[start, stop)`` still on the table. Made by ``engine``; every method is one atomic
-    step (a critical section on free-threaded builds).
+cdef inline bint _is_name(PyObject *item, const char *name) noexcept:
+    """Whether ``item`` is a ``str`` (not a subclass) equal to ``name``."""
+    if type(<object> item) is not str:
+        return False
+    return PyUnicode_CompareWithASCIIString(<object> item, name) == 0
 
-    The magnitudes of the coins sum to at most 2^63 - 1 (``engine`` checks it), so no
-    reduced entry and no value of any window overflows int64: every alternating sum of
-    coins is within that sum."""
+
+cdef inline bint _is_int(PyObject *item, long long value) noexcept:
+    """Whether ``item`` is an ``int`` (not a subclass, not a bool) equal to ``value``."""
+    cdef int overflow = 0
+    return (type(<object> item) is int and _as_long_long(<object> item, &overflow) == value
+            and not overflow)
+
+
+# The state of an Engine of one short row of ints: the row's coins and the window
+# [start, stop) still on the table, made by ``engine``. Every method is one atomic step (a
+# critical section on free-threaded builds). The magnitudes of the coins sum to at most
+# 2^63 - 1 (``engine`` checks it), so no reduced entry and no value of any window overflows
+# int64: each is an alternating sum of coins. Its docstrings are one line each: they are
+# kept in the compiled module (setup.py), and the core has a size budget
+# (tests/test_packaging.py).
+@cython.auto_pickle(False)  # an Engine pickles as its game and moves (Engine.__reduce__)
+@cython.final
+cdef class ShortEngine:
+    """An Engine's row of at most 64 ints and the window of it still on the table."""
 
     cdef int64_t data[SHORT_ENGINE]
     cdef Py_ssize_t n, start, stop
@@ -588,20 +594,16 @@ cdef class ShortEngine:
 
     @cython.critical_section
     def value(self):
-        """``Engine.value()``: the value of the window (0 when it is empty). O(n)."""
+        """``Engine.value()``, O(n)."""
         if not self.solved:
             self._solve()
         return PyLong_FromLongLong(self.value_now)
 
     @cython.critical_section
     def best_move(self):
-        """``Engine.best_move()``: the Move of the one tie rule (the larger end of the
-        reduced window, left on ties). O(n).
-
-        Raises
-        ------
-        ValueError
-            If no coin is left."""
+        """``Engine.best_move()``, O(n)."""
+        # The one tie rule: the end of the reduced window with the larger entry, left on
+        # ties; ValueError when no coin is left, as the window structure's engine raises.
         if self.start == self.stop:
             raise ValueError("the game is over: no coin is left")
         if not self.solved:
@@ -610,66 +612,57 @@ cdef class ShortEngine:
 
     @cython.critical_section
     def take(self, move):
-        """``Engine.take(move)`` for a move named exactly as the engine names it: ``"left"``
-        or ``"right"`` (the Move is made), or a Move of the row's coin at that end, with an
-        int position and an int coin (returned as it is); None for any other move, which
-        the caller checks (``pop``). O(1)."""
+        """``Engine.take(move)`` of a move as the engine names it, else None. O(1)."""
+        # "left" or "right" (the Move is made), or a Move of the row's coin at that end
+        # with an int index, position and coin (returned as it is). Any other move gets
+        # None, and the caller checks it (Engine._short_take).
         cdef Py_ssize_t flat
         cdef bint from_left
-        cdef long long coin
-        cdef int overflow = 0
+        cdef PyObject *end
         if self.start == self.stop:
             return None
         if type(move) is str:
-            if move == "left" or move == "right":
-                from_left = move == "left"
-                played = self._move(from_left)
-                self._pop(from_left)
-                return played
+            end = <PyObject *> move
+        elif type(move) is self.move_type and PyTuple_GET_SIZE(move) == 5:
+            if not (_is_name(PyTuple_GET_ITEM(move, 0), b"row")
+                    and _is_int(PyTuple_GET_ITEM(move, 1), 0)):
+                return None
+            end = PyTuple_GET_ITEM(move, 2)
+        else:
             return None
-        if type(move) is not self.move_type or len(<tuple> move) != 5:
+        if _is_name(end, b"left"):
+            from_left = True
+        elif _is_name(end, b"right"):
+            from_left = False
+        else:
             return None
-        kind, index, end, position, coin_object = <tuple> move
-        if not (type(kind) is str and kind == "row" and type(index) is int and index == 0
-                and type(end) is str and (end == "left" or end == "right")
-                and type(position) is int and type(coin_object) is int):
-            return None
-        from_left = end == "left"
-        flat = self.start if from_left else self.stop - 1
-        if position != flat:
-            return None
-        coin = PyLong_AsLongLongAndOverflow(coin_object, &overflow)
-        if overflow or coin != self.data[flat]:
-            return None
+        if type(move) is str:
+            move = self._move(from_left)
+        else:
+            flat = self.start if from_left else self.stop - 1
+            if not (_is_int(PyTuple_GET_ITEM(move, 3), flat)
+                    and _is_int(PyTuple_GET_ITEM(move, 4), self.data[flat])):
+                return None
         self._pop(from_left)
         return move
 
     @cython.critical_section
-    def pop(self, bint from_left, Py_ssize_t start, Py_ssize_t stop):
-        """Take the coin at one end if the window is still ``[start, stop)`` and not empty
-        (the caller checked the move there): True, else False. O(1)."""
-        if self.start != start or self.stop != stop or start == stop:
-            return False
-        self._pop(from_left)
-        return True
-
-    @cython.critical_section
     def bounds(self):
-        """``(start, stop)``: the window of the coins still on the table."""
+        """``(start, stop)``: the window still on the table."""
         return self.start, self.stop
 
     def __len__(self):
         return self.stop - self.start
 
     def coins(self):
-        """Every coin of the row, taken or not, as an ``array('q')``."""
+        """The row's coins, taken or not: an ``array('q')``."""
         cdef array out = clone(_INTS, self.n, False)
         memcpy(out.data.as_longlongs, self.data, self.n * sizeof(int64_t))
         return out
 
     @cython.critical_section
     def copy(self):
-        """An independent state at the same window."""
+        """An independent copy."""
         cdef ShortEngine twin = ShortEngine.__new__(ShortEngine)
         memcpy(twin.data, self.data, self.n * sizeof(int64_t))
         twin.n, twin.start, twin.stop = self.n, self.start, self.stop
@@ -679,8 +672,8 @@ cdef class ShortEngine:
 
 
 def engine(row, move_type):
-    """A ``ShortEngine`` of ``row``, a list or tuple of at most 64 ints within int64 whose
-    magnitudes sum to at most 2^63 - 1 (its moves made as ``move_type``), else None. O(n)."""
+    """The ``ShortEngine`` of a short list of ints (moves of ``move_type``), else None."""
+    # At most 64 ints within int64 whose magnitudes sum to at most 2^63 - 1. O(n).
     cdef ShortEngine state
     cdef Row r
     cdef Py_ssize_t i
