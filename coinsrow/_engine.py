@@ -156,8 +156,8 @@ class Engine:
             short = short_rows.engine(game, Move) if SHORT_PATH else None
             if short is not None:
                 # One short row of ints: played by a compiled object (``ShortEngine``), each
-                # method one call into it. An Engine of 8 coins and its 8 moves took 11.5 us
-                # through the window structure and the Python bookkeeping around it, 2.5 us
+                # method one call into it. An Engine of 8 coins and its 8 moves took 10.3 us
+                # through the window structure and the Python bookkeeping around it, 2.6 us
                 # so (benchmarks/small_calls.py). Only ``_short`` is set: the methods that
                 # need a position build it from the object (``_short_where``). No lock
                 # either (0.13 us): each of the object's methods is atomic, and a move

@@ -128,8 +128,9 @@ class Game:
                 # A small game of lists of ints or floats, read in one compiled pass (and,
                 # for ints, solved there): its storage and bounds are made when first read
                 # (__getattr__). Building them here took 2.3 us of the 2.9 us of
-                # Game(rows=[[3, 1, 4, 1, 5]], stacks=[[9, 2, 6]]).value()
-                # (benchmarks/small_calls.py), so a game asked only its value skips them.
+                # Game(rows=[[3, 1, 4, 1, 5]], stacks=[[9, 2, 6]]).value(), which now takes
+                # 1.05 us (benchmarks/small_calls.py): a game asked only its value skips
+                # them.
                 self._packed = packed
                 self._left = packed[1][-1]
                 self._line: _Line | None = None
