@@ -226,6 +226,8 @@ cdef void *_w_regrown(void *p, size_t size) except NULL:
 cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
                               int64_t t, int64_t u) noexcept nogil:
     """Keep the block [t, u): link the boundaries and insert its value."""
+    _w_note(w, val, alt, t)
+    _w_note(w, val, alt, u)
     val[t] = h[t] + h[u]
     w.nxt[t] = u
     w.prv[u] = t
@@ -320,6 +322,8 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     w.root = nb
     w.in_tree = NULL
     w.gate = nb + 1
+    w.cells = nb + 1
+    _w_journal_init(w)
     _w_win_arrays(w, arrays)
     ok = _w_alloc_each(arrays, _W_ARRAYS, nb + 1)
     w.pri = <uint64_t *> malloc((nb + 1) * sizeof(uint64_t))
@@ -343,6 +347,7 @@ cdef void _w_win_free(_Win *w) noexcept nogil:
     cdef int64_t **arrays[_W_ARRAYS]
     free(w.in_tree)
     w.in_tree = NULL
+    _w_journal_free(w)
     _w_win_arrays(w, arrays)
     _w_free_each(arrays, _W_ARRAYS)
     free(w.pri)
@@ -669,6 +674,7 @@ cdef class RowWindows:
         else:
             self.val_i = <int64_t *> _w_regrown(self.val_i, cells * sizeof(int64_t))
             self.alt_i = <int64_t *> _w_regrown(self.alt_i, cells * sizeof(int64_t))
+        self.w.cells = cells
         for i in range(nil + 1, cells):
             self.w.pri[i] = _w_priority(<uint64_t> i)
             self.w.tl[i] = nil
@@ -766,6 +772,14 @@ cdef class RowWindows:
             raise IndexError(c)
         self.coins_left -= 1
         _w_pop_right_any(self, c)
+
+    @cython.critical_section
+    def value_after(self, Py_ssize_t c, bint from_left):
+        """The value after taking the left end of row c (the top of stack c) or its right
+        end, the structure left exactly as it was: the pop is done with an undo journal and
+        rolled back (``_w_value_after`` in _window.pxd). Costs what that pop costs, twice:
+        O(log n) for a typical move, O(b log n) when it puts b blocks in the treap."""
+        return _w_value_after(self, c, from_left, False, 0, 0)
 
     @cython.critical_section
     def blocks(self, Py_ssize_t c):
