@@ -665,6 +665,24 @@ cdef class ForestWindows:
                 self.comp_stop[c])
 
     @cython.critical_section
+    def _state(self):
+        """The whole structure as Python lists and numbers, O(n), for tests (what
+        ``value_after`` must leave as it was): the rows' (``RowWindows._state``), the slots'
+        treap cells after its nil node, and the forest's own numbers."""
+        cdef RowWindows rows = self.rows
+        cdef int64_t t
+        state = rows._state()
+        state["cells"] = [(rows.w.tl[t], rows.w.tr[t], rows.w.sz[t],
+                           rows.val_f[t] if self.is_float else rows.val_i[t],
+                           rows.alt_f[t] if self.is_float else rows.alt_i[t])
+                          for t in range(rows.w.nil + 1, rows.w.cells)]
+        state.update(frozen=self.frozen_f if self.is_float else self.frozen_i,
+                     gone=self.gone[:self.n_slots],
+                     roots=[self.roots[t] for t in range(self.roots_size)],
+                     stack_top=[self.stack_top[t] for t in range(self.k)])
+        return state
+
+    @cython.critical_section
     def taken(self, int64_t node):
         """Whether forest node ``node`` is gone (taken, or gone when the structure was
         built)."""

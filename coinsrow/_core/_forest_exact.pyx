@@ -645,6 +645,14 @@ cdef class ForestWindowsExact:
         return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
                 self.comp_stop[c])
 
+    def _state(self):
+        """``ForestWindows._state``: the whole structure as lists and numbers (the rows'
+        lists are the structure's own)."""
+        state = dict(self.rows._state())
+        state.update(frozen=self.frozen, gone=bytes(self.gone), roots=list(self.roots),
+                     stack_top=list(self.stack_top))
+        return state
+
     def taken(self, int64_t node):
         """Whether forest node ``node`` is gone (taken, or gone when the structure was
         built)."""
