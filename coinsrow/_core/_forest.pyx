@@ -35,7 +35,7 @@ from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._row_helpers cimport Component, _padded, _play_float_profits, _reduce_all_into
-from coinsrow._core._window cimport RowWindows, _w_close, _w_note_node, _w_open, _w_value_after
+from coinsrow._core._window cimport RowWindows, _w_close, _w_note_node, _w_open
 from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
@@ -568,12 +568,14 @@ cdef class ForestWindows:
         """The value after taking the left end of row c (the top of stack c) or its right
         end, the structure left exactly as it was (IndexError where ``pop_left`` /
         ``pop_right`` would raise it). A row's end: ``RowWindows.value_after``'s journaled
-        pop, O(log n) for a typical move; a stack's top: ``_value_after_slot``."""
+        pop with the frozen blocks, O(log n) for a typical move; a stack's top:
+        ``_value_after_slot``."""
         cdef int64_t s
         if not 0 <= c < self.k or (not from_left and c >= self.n_rows):
             raise IndexError(c)
         if c < self.n_rows:
-            return _w_value_after(self.rows, c, from_left, True, self.frozen_i, self.frozen_f)
+            return self.rows.value_after(c, from_left,
+                                         self.frozen_f if self.is_float else self.frozen_i)
         s = self.stack_top[c]
         if s >= self.stack_end[c]:
             raise IndexError(c)

@@ -67,40 +67,16 @@ cdef inline bint _w_contains(_Win *w, coin_t *val, int64_t t) noexcept nogil:
             i = w.tr[i]
     return False
 
+cdef void _w_note_now(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil
+
 cdef inline void _w_note(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
     """While a take is journaled: remember node t as it is, the first time the take is about
     to change it (its links, value, sum and membership; nxt, prv and in_tree only exist for
     boundaries, below nil). Every change of a take to a node other than the treap's
     rotations goes through here first: _w_add_block, _w_tree_add, _w_drop_block and the
     forest's slots (_w_note_node)."""
-    cdef _WNote *note
-    cdef _WNote *grown
-    if not w.journal or w.noted[t]:
-        return
-    if w.n_notes == w.cap_notes:
-        grown = <_WNote *> realloc(w.notes, 2 * (w.cap_notes + 1) * sizeof(_WNote))
-        if grown == NULL:
-            w.lost = True
-            return
-        w.notes = grown
-        w.cap_notes = 2 * (w.cap_notes + 1)
-    note = &w.notes[w.n_notes]
-    w.n_notes += 1
-    w.noted[t] = 1
-    note.t = t
-    note.tl = w.tl[t]
-    note.tr = w.tr[t]
-    note.sz = w.sz[t]
-    if coin_t is double:
-        note.val.f = val[t]
-        note.alt.f = alt[t]
-    else:
-        note.val.i = val[t]
-        note.alt.i = alt[t]
-    note.nxt = w.nxt[t] if t < w.nil else 0
-    note.prv = w.prv[t] if t < w.nil else 0
-    note.in_tree = w.in_tree[t] if w.in_tree != NULL and t < w.nil else 0
-    note.was_in = _w_contains(w, val, t)
+    if w.journal and not w.noted[t]:
+        _w_note_now(w, val, alt, t)
 
 cdef inline int _w_journal_open(_Win *w, int64_t room) noexcept nogil:
     """Start journaling a take that notes at most ``room`` nodes (the room is reserved
@@ -313,11 +289,10 @@ cdef inline int _w_close(RowWindows self) except -1:
         raise MemoryError("the window structure lost a note of its undo journal")
     return 0
 
-cdef inline object _w_value_after(RowWindows self, Py_ssize_t c, bint from_left,
-                                  bint with_frozen, int64_t frozen_i, double frozen_f):
+cdef inline object _w_value_after(RowWindows self, Py_ssize_t c, bint from_left, frozen):
     """The value after taking the left end (a stack's top) or the right end of component c:
-    RowWindows.value() then (or, ``with_frozen``, the treap's Greedy sum with the frozen
-    blocks, as ForestWindows.value()), the structure left exactly as it was.
+    RowWindows.value() then (or, ``frozen`` not None, the treap's Greedy sum with the frozen
+    blocks, as ForestWindows.value() reads it), the structure left exactly as it was.
 
     The take is a pop, journaled (_w_note) and rolled back (_w_undo), with the component's
     bounds, its Fruitless numbers and the counts restored. Its notes are the nodes it
@@ -358,8 +333,11 @@ cdef inline object _w_value_after(RowWindows self, Py_ssize_t c, bint from_left,
         _w_pop_left_any(self, c)
     else:
         _w_pop_right_any(self, c)
-    if with_frozen:
-        greedy = self._greedy_with(frozen_i, frozen_f)
+    if frozen is not None:
+        if self.is_float:
+            greedy = self._greedy_with(0, frozen)
+        else:
+            greedy = self._greedy_with(frozen, 0)
     else:
         greedy = self.alt_f[self.w.root] if self.is_float else self.alt_i[self.w.root]
         if self.n_rows < self.rows:

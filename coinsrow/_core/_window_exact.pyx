@@ -421,12 +421,12 @@ cdef class RowWindowsExact:
         for t in notes:
             if self._contains(t):
                 self.root = self._delete(self.root, t)
-        for t, (_, val, alt, tl, tr, sz, nxt, prv, in_tree) in notes.items():
-            self.val[t], self.alt[t], self.tl[t], self.tr[t], self.sz[t] = val, alt, tl, tr, sz
-            if nxt is not None:
-                self.nxt[t], self.prv[t] = nxt, prv
-            if in_tree is not None:
-                self.in_tree[t] = in_tree
+        fields = (self.val, self.alt, self.tl, self.tr, self.sz, self.nxt, self.prv,
+                  self.in_tree)
+        for t, note in notes.items():
+            for column, x in zip(fields, note[1:]):
+                if x is not None:
+                    column[t] = x
         for t, note in notes.items():
             if note[0]:
                 self._tree_add(t)
@@ -452,10 +452,10 @@ cdef class RowWindowsExact:
             (self.left[c], self.right[c], self.coins_left, self.fruitless, self.gate,
              self.m_of[c], self.tail_of[c]) = saved
 
-    def value_after(self, Py_ssize_t c, bint from_left):
+    def value_after(self, Py_ssize_t c, bint from_left, frozen=None):
         """``RowWindows.value_after``: the value after taking an end of component c, the
         structure left exactly as it was. Costs what that pop costs, twice."""
-        return self._value_after(c, from_left, None)
+        return self._value_after(c, from_left, frozen)
 
     # -- queries (the interface of RowWindows) -------------------------------------------------
 
