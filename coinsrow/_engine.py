@@ -22,6 +22,8 @@ import decimal
 import threading
 from array import array
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, cast
 
@@ -339,7 +341,10 @@ class Engine:
                 return self.game.move_values() if listed else []
             windows, n_rows, number = self._windows, self._n_rows, structure.number
             worths = []
-            with decimal.localcontext(EXACT_DECIMAL):
+            # Decimals subtract exactly under the exact context (as in _worths); entering it
+            # costs more than the rest of a one-row game's call, so only for them.
+            with (decimal.localcontext(EXACT_DECIMAL) if self._coins.exact_type is Decimal
+                  else nullcontext()):
                 for move in listed:
                     kind = move.kind
                     if kind == "row":
