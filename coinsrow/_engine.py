@@ -330,6 +330,13 @@ class Engine:
         ``Game.move_values()`` of the current position (O(n log n) for the n coins of rows
         and stacks, O(n) for one row; a forest's: one value per root), unless the engine
         already runs on exact Fractions (coins whose magnitudes sum past 1e300).
+
+        Threads: it holds the engine's lock, and on int64 and float64 coins each move is
+        played and undone within one call of the compiled structure, so ``value()`` and
+        ``best_move()`` of other threads never see it. The exact twin's arithmetic (big
+        ints, Fractions, Decimals) runs Python code, during which another thread may run:
+        there, as during a ``take()``, a ``value()`` or ``best_move()`` of another thread,
+        which take no lock, may see the structure in the middle of a move.
         """
         with self._lock:
             listed = moves(self._where())
