@@ -539,8 +539,8 @@ cdef class ForestWindows:
         """The value after taking slot s (a root), the structure left as it was: the changes
         of ``_take`` that the value sees (s's block out of the treap or of the frozen total,
         the blocks it had absorbed in) journaled in the rows' structure and rolled back
-        (``_w_value_after`` in _window.pxd says why it is then the same); the roots' heap is
-        not touched. O((1 + b) log n) for the b blocks s had absorbed."""
+        (``_w_undo`` in _window.pxd says why it is then the same); the roots' heap is not
+        touched. O((1 + b) log n) for the b blocks s had absorbed."""
         cdef int64_t x = self.merged_first[s], room = 1
         cdef int64_t frozen_i = self.frozen_i
         cdef double frozen_f = self.frozen_f
