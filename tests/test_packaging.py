@@ -26,16 +26,19 @@ ROOT = Path(__file__).resolve().parent.parent
 # (the symbol table stays, for profilers). Measured on x86-64 Linux, twenty-nine modules:
 # 2,116,504 bytes on Python 3.10, 2,115,480 on 3.11, 2,145,264 on 3.12, 2,144,040 on 3.13.
 # Cython writes more C for the C API of CPython 3.12 and newer, so those have a budget of
-# their own.
+# their own. The value after a move through the window structure (value_after: the undo
+# journal, and the methods of the four structures) added 46 KB on 3.11: 2,190,720 bytes; the
+# budget of 3.12 and newer is raised as much, not measured there yet.
 OLDER_API = sys.version_info < (3, 12)
-MAX_RELEASE_CORE_BYTES = 2_160_000 if OLDER_API else 2_230_000
+MAX_RELEASE_CORE_BYTES = 2_200_000 if OLDER_API else 2_280_000
 # The same modules with their symbol tables stripped too (`strip`), as a wheel may ship them:
 # 1,793,008 bytes on Python 3.10, 1,792,968 on 3.11, 1,829,768 on 3.12, 1,829,800 on 3.13,
 # Cython's shared runtime (0.11 MB, compiled for size like the exact twins, setup.py)
 # included; each module carries about 15-20 KB of Cython's module code besides its loops.
 # With the kernels' docstrings (setup.py) 1,813,448 bytes on 3.11. The release's goal is
-# 1.8 MB on every Python; the core is over it for now.
-MAX_STRIPPED_CORE_BYTES = 1_820_000 if OLDER_API else 1_880_000
+# 1.8 MB on every Python; the core is over it for now. With value_after 1,854,696 bytes on
+# 3.11 (41 KB more; 3.12 and newer raised as much, not measured there yet).
+MAX_STRIPPED_CORE_BYTES = 1_860_000 if OLDER_API else 1_925_000
 
 
 def _core_modules() -> list[Path]:
