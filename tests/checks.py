@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import pytest
+
 from oracles import brute_forest_solver, dp_table
 
 TINY = 2.0**-1074  # the smallest denormal
@@ -129,3 +131,19 @@ def check_forest_play(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[A
         after = solve(bounds, tops, present)
         assert move.coin - after == before, (rows, stacks, values, parents, move)
     assert present == 0
+
+
+def check_best_moves_follow_the_play(game: Any) -> Any:
+    """``best_move()`` then ``take()`` until the game is over make ``play()``, each move a
+    legal one; a position with no coin refuses ``best_move()``. Returns that last position."""
+    line = game.play()
+    position, moves = game, []
+    while len(position):
+        move = position.best_move()
+        assert move in position.moves()
+        moves.append(move)
+        position = position.take(move)
+    assert moves == line
+    with pytest.raises(ValueError, match="the game is over: no coin is left"):
+        position.best_move()
+    return position

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from coinsrow import Game, Move, _core
 from coinsrow._game import where
 
-from checks import check_forest_play, rounded
+from checks import check_best_moves_follow_the_play, check_forest_play, rounded
 from generators import random_forest_position, random_parents, relabelled, small_coins
 from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value
 
@@ -64,17 +64,7 @@ def test_best_move_and_take_follow_the_play():
     for _ in range(300):
         rows, stacks, values, parents = random_forest_position(rng, 9)
         game = Game(rows=rows, stacks=stacks, forest=(values, parents))
-        line = game.play()
-        position, moves = game, []
-        while len(position):
-            move = position.best_move()
-            assert move in position.moves()
-            moves.append(move)
-            position = position.take(move)
-        assert moves == line
-        assert position.forest == ((), ())
-        with pytest.raises(ValueError, match="over"):
-            position.best_move()
+        assert check_best_moves_follow_the_play(game).forest == ((), ())
 
 
 def test_following_the_line_never_copies_the_forest():
