@@ -291,6 +291,13 @@ def _scattered_forest(rng: random.Random, n: int) -> list[int]:
     return parents
 
 
+def _scattered_in_play(rng: random.Random, n: int, label: list[int]) -> tuple:
+    """``(values, parents, removed)``: a ``_scattered_forest`` of ``n`` nodes numbered by
+    ``label``, coins of every width, and half the time a position in play."""
+    values, parents = relabelled(_wide_values(rng, n), _scattered_forest(rng, n), label)
+    return values, parents, _taken(rng, parents, 0.3 if rng.random() < 0.5 else 0.0)
+
+
 def _check_value_kernels(values: list, parents: list, removed: array) -> tuple:
     """The value of the forest (values, parents) with the nodes ``removed`` off the table,
     from the machine kernel, its 64-bit path and its twin, checked against the global block
@@ -322,11 +329,9 @@ def test_scattered_forests_renumbered_in_preorder_against_the_global_block_mergi
     checked = 0
     for _ in range(scaled(120)):
         n = rng.randint(100, 3000)
-        parents = _scattered_forest(rng, n)
-        values = _wide_values(rng, n)
-        if rng.random() < 0.5:  # parents last
-            values, parents = relabelled(values, parents, list(range(n))[::-1])
-        removed = _taken(rng, parents, 0.3 if rng.random() < 0.5 else 0.0)
+        parents_last = rng.random() < 0.5
+        values, parents, removed = _scattered_in_play(
+            rng, n, list(range(n))[::-1] if parents_last else list(range(n)))
         checked += _scattered(parents, bytes(removed))
         left_values, left_parents, expected = _check_value_kernels(values, parents, removed)
         assert Game(forest=(left_values, left_parents)).value() == expected
@@ -344,10 +349,7 @@ def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block
     renumbered = 0
     for _ in range(scaled(120)):
         n = rng.randint(2, 2000)
-        parents = _scattered_forest(rng, n)
-        values = _wide_values(rng, n)
-        values, parents = relabelled(values, parents, rng.sample(range(n), n))
-        removed = _taken(rng, parents, 0.3 if rng.random() < 0.5 else 0.0)
+        values, parents, removed = _scattered_in_play(rng, n, rng.sample(range(n), n))
         children = [0] * n
         for v in range(n):
             if not removed[v] and parents[v] >= 0 and not removed[parents[v]]:
