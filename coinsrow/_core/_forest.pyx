@@ -581,18 +581,22 @@ cdef class ForestWindows:
             raise IndexError(c)
         return self._value_after_slot(s)
 
-    @cython.critical_section
-    def value_after_node(self, int64_t node):
-        """The value after taking forest node ``node`` (a root; IndexError otherwise), the
-        structure left exactly as it was. O((1 + b) log n) for the b blocks the node had
-        absorbed (see ``_value_after_slot``)."""
+    cdef int64_t _root_slot(self, int64_t node) except -1:
+        """The slot of forest node ``node``, which must be a root (IndexError otherwise)."""
         cdef int64_t s
         if not 0 <= node < self.nf:
             raise IndexError(node)
         s = self.slot_of_node[node]
         if s < 0 or self.gone[s] or (self.spar[s] >= 0 and not self.gone[self.spar[s]]):
             raise IndexError(node)
-        return self._value_after_slot(s)
+        return s
+
+    @cython.critical_section
+    def value_after_node(self, int64_t node):
+        """The value after taking forest node ``node`` (a root; IndexError otherwise), the
+        structure left exactly as it was. O((1 + b) log n) for the b blocks the node had
+        absorbed (see ``_value_after_slot``)."""
+        return self._value_after_slot(self._root_slot(node))
 
     cdef int64_t _lowest_root(self) noexcept:
         while self.roots_size > 0 and self.gone[self.roots[0]]:
@@ -648,13 +652,7 @@ cdef class ForestWindows:
     @cython.critical_section
     def take_node(self, int64_t node):
         """Take forest node ``node``, which must be a root (IndexError otherwise)."""
-        cdef int64_t s
-        if not 0 <= node < self.nf:
-            raise IndexError(node)
-        s = self.slot_of_node[node]
-        if s < 0 or self.gone[s] or (self.spar[s] >= 0 and not self.gone[self.spar[s]]):
-            raise IndexError(node)
-        self._take(s)
+        self._take(self._root_slot(node))
 
     @cython.critical_section
     def bounds(self, Py_ssize_t c):

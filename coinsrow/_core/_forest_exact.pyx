@@ -579,16 +579,20 @@ cdef class ForestWindowsExact:
             raise IndexError(c)
         return self._value_after_slot(s)
 
-    def value_after_node(self, int64_t node):
-        """``ForestWindows.value_after_node``: the value after taking forest node ``node`` (a
-        root), the structure left exactly as it was."""
+    cdef int64_t _root_slot(self, int64_t node) except -1:
+        """The slot of forest node ``node``, which must be a root (IndexError otherwise)."""
         cdef int64_t s
         if not 0 <= node < self.nf:
             raise IndexError(node)
         s = self.slot_of_node[node]
         if s < 0 or self.gone[s] or (self.par[s] >= 0 and not self.gone[self.par[s]]):
             raise IndexError(node)
-        return self._value_after_slot(s)
+        return s
+
+    def value_after_node(self, int64_t node):
+        """``ForestWindows.value_after_node``: the value after taking forest node ``node`` (a
+        root), the structure left exactly as it was."""
+        return self._value_after_slot(self._root_slot(node))
 
     def best(self):
         """``(component, from_left, flat)``: the move of the one tie rule (see
@@ -628,13 +632,7 @@ cdef class ForestWindowsExact:
 
     def take_node(self, int64_t node):
         """Take forest node ``node``, which must be a root (IndexError otherwise)."""
-        cdef int64_t s
-        if not 0 <= node < self.nf:
-            raise IndexError(node)
-        s = self.slot_of_node[node]
-        if s < 0 or self.gone[s] or (self.par[s] >= 0 and not self.gone[self.par[s]]):
-            raise IndexError(node)
-        self._take(s)
+        self._take(self._root_slot(node))
 
     def bounds(self, Py_ssize_t c):
         """``(start, stop)``: the flat range of the coins left in row or stack c."""

@@ -259,6 +259,16 @@ cdef coin_t _w_pop_stack_top(RowWindows self, Py_ssize_t c, coin_t *h, coin_t *v
                              coin_t *alt, coin_t *sp, coin_t *tail) noexcept nogil
 
 
+cdef inline void _w_pop_stack_top_any(RowWindows self, Py_ssize_t c):
+    """Take the top of stack c, its Fruitless term (if any) added to ``self.fruitless``."""
+    if self.is_float:
+        self.fruitless += _w_pop_stack_top(self, c, self.hf, self.val_f, self.alt_f,
+                                           self.sp_f, self.tail_f)
+    else:
+        self.fruitless += _w_pop_stack_top(self, c, self.hi, self.val_i, self.alt_i,
+                                           self.sp_i, self.tail_i)
+
+
 # -- the value after a move, the structure left as it was (value_after) ----------------------
 # The take is done for real with every change to a node noted first (_w_note), the value read,
 # and the take rolled back (_w_undo), with the few numbers of the component it changed.
@@ -323,12 +333,7 @@ cdef inline object _w_value_after(RowWindows self, Py_ssize_t c, bint from_left,
     _w_open(self, room)
     self.coins_left -= 1
     if c >= self.n_rows:
-        if self.is_float:
-            self.fruitless += _w_pop_stack_top(self, c, self.hf, self.val_f, self.alt_f,
-                                               self.sp_f, self.tail_f)
-        else:
-            self.fruitless += _w_pop_stack_top(self, c, self.hi, self.val_i, self.alt_i,
-                                               self.sp_i, self.tail_i)
+        _w_pop_stack_top_any(self, c)
     elif from_left:
         _w_pop_left_any(self, c)
     else:

@@ -758,12 +758,7 @@ cdef class RowWindows:
         if c < self.n_rows:
             _w_pop_left_any(self, c)
             return
-        if self.is_float:
-            self.fruitless += _w_pop_stack_top(self, c, self.hf, self.val_f, self.alt_f,
-                                               self.sp_f, self.tail_f)
-        else:
-            self.fruitless += _w_pop_stack_top(self, c, self.hi, self.val_i, self.alt_i,
-                                               self.sp_i, self.tail_i)
+        _w_pop_stack_top_any(self, c)
 
     @cython.critical_section
     def pop_right(self, Py_ssize_t c):
