@@ -66,10 +66,15 @@ DIRECTIVES = {
     "freethreading_compatible": True,
 }
 
-# The compiled kernels keep their docstrings: without them, CPython 3.13 gives the built-in
-# functions without arguments the signature "(self, /)" (no __text_signature__ is left), and
-# stubtest no longer matches the stub. Dropping them would save 20 KB, stripped, on x86-64 Linux.
-KERNEL_DOCSTRINGS = True
+# The compiled functions keep the signature line of their docstrings (the __text_signature__
+# that inspect.signature and stubtest read; without any docstring CPython 3.13 gives the
+# functions without arguments the signature "(self, /)" and stubtest no longer matches the
+# stub) but not the prose after it, which the kernels' readers find in the .pyx sources (the
+# _core kernels are private). 20 KB less in all, stripped, on x86-64 Linux with CPython 3.11,
+# 16 KB with 3.12; the code is the same, so the hot loops do not move (.text of the same size
+# at the same address). With a Cython that embeds signatures otherwise, the whole docstrings
+# are kept.
+SIGNATURES_ONLY = True
 
 # Calls into libpython through the GOT, without a PLT stub for each function the module calls
 # (modules are loaded with every symbol bound at once, RTLD_NOW, so lazy binding gains
@@ -128,10 +133,19 @@ SHARED_RUNTIME = PACKAGE + "._cyutility"
 # between calls, a few steps a call: 4 KB less) and _workers (threads started for a call).
 COLD_MODULES = {SHARED_RUNTIME, PACKAGE + "._types", PACKAGE + "._scratch",
                 PACKAGE + "._workers"}
+# The cold modules' C is written for size too: calls of Python methods without Cython's
+# inline unpacking of bound methods (a few calls per kernel call, into the interpreter
+# anyway), and no pickling functions for their classes (no kernel object pickles: an Engine
+# pickles as its game and moves; a class then refuses pickle as Python's default does).
+# 4 KB less in all, stripped, x86-64 Linux, CPython 3.11 and 3.12. Not for the kernels'
+# modules: there they save 17 KB more but move the hot loops, and one such layout made
+# play() of a valley row of 200,000 coins 10% slower (0.59 ms to 0.65 ms, the best of 40,
+# five times alternately; the same instructions in the kernels, counted by callgrind).
+COLD_DIRECTIVES = {**DIRECTIVES, "optimize.unpack_method_calls": False, "auto_pickle": False}
 # The recorded mode names the directives and flags too: a change of them (not only a switch
 # between debug and release) rebuilds everything, as the time stamps alone would keep the old C.
 MODE += " " + hashlib.sha256(repr(
-    (DIRECTIVES, KERNEL_DOCSTRINGS, COMPILE_ARGS, COLD_COMPILE_ARGS, LINK_ARGS,
+    (DIRECTIVES, COLD_DIRECTIVES, SIGNATURES_ONLY, COMPILE_ARGS, COLD_COMPILE_ARGS, LINK_ARGS,
      sorted(COLD_MODULES))
 ).encode()).hexdigest()[:16]
 
@@ -147,6 +161,28 @@ def kernel_modules() -> list[Extension]:
     ]
     modules.append(Extension(SHARED_RUNTIME, ["coinsrow/_core/_cyutility.c"]))
     return modules
+
+
+def is_cold(ext: Extension) -> bool:
+    """Whether a module is compiled for size: an exact twin or one of COLD_MODULES."""
+    return ext.name.endswith("_exact") or ext.name in COLD_MODULES
+
+
+def embed_signatures_only() -> None:
+    """Make Cython's embedsignature write a docstring of the signature line alone
+    (SIGNATURES_ONLY), where this Cython embeds signatures as it did when this was written
+    (3.1 to 3.3); otherwise the whole docstrings stay."""
+    from Cython.Compiler.AutoDocTransforms import EmbedSignature
+
+    embed = getattr(EmbedSignature, "_embed_signature", None)
+    if not SIGNATURES_ONLY or embed is None or getattr(embed, "signature_only", False):
+        return
+
+    def signature_only(self: object, signature: str, node_doc: object) -> object:
+        return embed(self, signature, None)
+
+    signature_only.signature_only = True  # type: ignore[attr-defined]
+    EmbedSignature._embed_signature = signature_only
 
 
 def render_templates() -> None:
@@ -214,28 +250,29 @@ class BuildExt(build_ext):
         changed since the last run, in parallel with ``-j``; the C goes to the build
         directory."""
         from Cython.Build import cythonize
-        from Cython.Compiler import Options
 
-        Options.docstrings = KERNEL_DOCSTRINGS
+        embed_signatures_only()
         render_templates()
-        generated = cythonize(
-            self.extensions,
-            compiler_directives=DIRECTIVES,
-            build_dir=self.build_temp,
-            force=self.force,
-            quiet=not self.verbose,
-            nthreads=self.parallel or 0,
-            shared_utility_qualified_name=SHARED_RUNTIME,
-        )
-        by_name = {ext.name: ext for ext in generated}
+        by_name = {}
+        for cold in (True, False):
+            group = [ext for ext in self.extensions if is_cold(ext) == cold]
+            generated = cythonize(
+                group,
+                compiler_directives=COLD_DIRECTIVES if cold else DIRECTIVES,
+                build_dir=self.build_temp,
+                force=self.force,
+                quiet=not self.verbose,
+                nthreads=self.parallel or 0,
+                shared_utility_qualified_name=SHARED_RUNTIME,
+            )
+            by_name.update((ext.name, ext) for ext in generated)
         kind = "msvc" if self.compiler_type() == "msvc" else "unix"
         for ext in self.extensions:
             ext.sources = by_name[ext.name].sources
             # The C file depends on its .pyx and the .pxd files: the compiler reruns when
             # Cython rewrote the C, and only then.
             ext.depends = []
-            cold = ext.name.endswith("_exact") or ext.name in COLD_MODULES
-            ext.extra_compile_args = (COLD_COMPILE_ARGS if cold else COMPILE_ARGS)[kind]
+            ext.extra_compile_args = (COLD_COMPILE_ARGS if is_cold(ext) else COMPILE_ARGS)[kind]
             ext.extra_link_args = LINK_ARGS[kind]
 
     def compiler_type(self) -> str:

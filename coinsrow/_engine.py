@@ -18,15 +18,19 @@ in the one tree; taking a root puts back the blocks it had absorbed, each once i
 
 from __future__ import annotations
 
+import decimal
 import threading
 from array import array
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, cast
 
 from ._bounds import pickled_bounds, pickled_ints
 from ._coins import FLOAT64, INT64, Coins, Number, column, storage
 from ._core import short_rows
-from ._dispatch import SHORT_PATH, Answer, Structure, run
+from ._dispatch import EXACT, EXACT_DECIMAL, SHORT_PATH, Answer, Structure, run
 from ._forest import ForestState, LiveForest
 from ._game import Game, game_at, where
 from ._moves import Move, MoveError, Position, moves, resolve
@@ -370,17 +374,69 @@ class Engine:
         """Every legal move with its worth to the player to move (``Game.move_values()`` of
         the current position: the same list).
 
+        Each move's value after is read from the engine's own window structure
+        (``value_after`` / ``value_after_node`` of ``RowWindows``, ``ForestWindows`` and
+        their exact twins): the move is played on the structure with an undo journal, the
+        value read at the root, and the move rolled back, so nothing is solved again and
+        the structure is left exactly as it was.
+
         Returns
         -------
         list of (Move, number)
             In ``moves()`` order: the coin minus the value after the move; empty when the
-            game is over.
+            game is over. Exact, as ``Game.move_values()``: ints, Fractions and Decimals as
+            they are, floats the exact worth rounded once.
 
-        Cost: as ``Game.move_values()`` of the current position, not yet through the
-        window structure: O(n log n) for the n coins left in rows and stacks (O(n) for one
-        int64 row), and O(n log n) for each root of a forest.
+        Notes
+        -----
+        Cost: O(k + r log r) to list the moves (``moves()``), then for each move what
+        playing and undoing it costs: O(log n) for a typical move, but not amortised, since
+        the move is undone: a row's end whose block spans b coins, or a stack's top that
+        brings b blocks of its Fruitless tail back, costs O(b log n); a forest's root,
+        O((1 + b) log n) for the b blocks it had absorbed. Float coins are the exception:
+        the float structure's sums are rounded at each step, so their worths come from
+        ``Game.move_values()`` of the current position (O(n log n) for the n coins of rows
+        and stacks, O(n) for one row; a forest's: one value per root), unless the engine
+        already runs on exact Fractions (coins whose magnitudes sum past 1e300).
+
+        Threads: it holds the engine's lock, and on int64 and float64 coins each move is
+        played and undone within one call of the compiled structure, so ``value()`` and
+        ``best_move()`` of other threads never see it. The exact twin's arithmetic (big
+        ints, Fractions, Decimals) runs Python code, during which another thread may run:
+        there, as during a ``take()``, a ``value()`` or ``best_move()`` of another thread,
+        which take no lock, may see the structure in the middle of a move.
+
+        An engine of a short list of ints (see the class) has no window structure: its at
+        most two moves are ``Game.move_values()`` of the position, O(n) for its n <= 64 coins.
         """
-        return self.game.move_values()
+        if self._short is not None:
+            return self.game.move_values()
+        with self._lock:
+            listed = moves(self._where())
+            structure = self._structure
+            if not listed or (self._coins.exact_type is float
+                              and (structure.machine or EXACT)):
+                # A float structure (the machine's, or its twin on Python floats): its sums
+                # are rounded, the worths must be the exact ones rounded once.
+                return self.game.move_values() if listed else []
+            windows, n_rows, number = self._windows, self._n_rows, structure.number
+            worths = []
+            # Decimals subtract exactly under the exact context (as in _worths); entering it
+            # costs more than the rest of a one-row game's call, so only for them.
+            with (decimal.localcontext(EXACT_DECIMAL) if self._coins.exact_type is Decimal
+                  else nullcontext()):
+                for move in listed:
+                    kind = move.kind
+                    if kind == "row":
+                        after = windows.value_after(move.index, move.end == "left")
+                    elif kind == "stack":
+                        after = windows.value_after(n_rows + move.index, True)
+                    else:
+                        after = windows.value_after_node(move.index)
+                    coin = move.coin
+                    worths.append((move, number((Fraction(coin) if coin.__class__ is float
+                                                 else coin) - after)))
+            return worths
 
     def take(self, move: Move | str | Sequence[Any]) -> Move:
         """Play ``move`` (any legal move, by either side) and return it as a ``Move``.

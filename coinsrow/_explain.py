@@ -20,7 +20,7 @@ from __future__ import annotations
 import decimal
 import heapq
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from ._coins import FLOAT64, Number, round_float
@@ -140,31 +140,16 @@ class Explanation:
         yield ""
         yield ("1. Fusion: three neighbours x <= M > y become one value x - M + y "
                "(the value does not change).")
-        if not self.fusions:
-            yield "   No three neighbours fuse."
-        for step in _ends(self.fusions, "fusions"):
-            if isinstance(step, str):
-                yield step
-                continue
-            name = self.names[step.component]
-            yield (f"   {name}: {f(step.x.value)} <= {f(step.middle.value)} > "
-                   f"{f(step.y.value)} (coins {_span(step.x.start, step.y.stop)}) "
-                   f"-> {f(step.fused.value)}")
+        yield from _step_lines(self.fusions, "fusions", "No three neighbours fuse.",
+                               self._fusion_line)
         section = 2
         if self._stacks():
             section = 3
             yield ""
             yield ("2. Fruitless: on a stack, its last two values x <= M are dropped; "
                    "the value changes by (-1)^n (x - M).")
-            if not self.fruitless:
-                yield "   Nothing is fruitless."
-            for step in _ends(self.fruitless, "fruitless moves"):
-                if isinstance(step, str):
-                    yield step
-                    continue
-                yield (f"   {self.names[step.component]}: {f(step.x.value)} <= "
-                       f"{f(step.middle.value)} (coins {_span(step.x.start, step.middle.stop)})"
-                       f" adds {f(step.amount)}")
+            yield from _step_lines(self.fruitless, "fruitless moves", "Nothing is fruitless.",
+                                   self._fruitless_line)
         yield ""
         yield "Reduced values (each stands for the coins shown):"
         for name, segments in zip(self.names, self.reduced):
@@ -175,23 +160,31 @@ class Explanation:
         yield ""
         yield (f"{section}. Greedy: the reduced values are taken largest first, turn by turn "
                "(+ for the player to move, - for the other):")
-        if not self.greedy:
-            yield "   Nothing is left to take."
-        for step in _ends(self.greedy, "greedy steps"):
-            if isinstance(step, str):
-                yield step
-                continue
-            who = "+" if step.sign > 0 else "-"
-            value = f(step.segment.value)
-            value = f"({value})" if value.startswith("-") else value
-            yield (f"   {who}{value} from the {step.end} of "
-                   f"{self.names[step.component]} (coins "
-                   f"{_span(step.segment.start, step.segment.stop)})")
+        yield from _step_lines(self.greedy, "greedy steps", "Nothing is left to take.",
+                               self._greedy_line)
         yield ""
         yield f"Value: {f(self.value)} (the signed Greedy values plus the Fruitless amounts)"
         moves = [f"{m.coin}" for m in self.play[:2 * SHOWN_STEPS]]
         more = f" ... ({len(self.play)} moves)" if len(self.play) > 2 * SHOWN_STEPS else ""
         yield f"Optimal play (coins taken in turn): {' '.join(moves) or '(none)'}{more}"
+
+    def _fusion_line(self, step: FusionStep) -> str:
+        f = format_number
+        return (f"   {self.names[step.component]}: {f(step.x.value)} <= {f(step.middle.value)}"
+                f" > {f(step.y.value)} (coins {_span(step.x.start, step.y.stop)}) -> "
+                f"{f(step.fused.value)}")
+
+    def _fruitless_line(self, step: FruitlessStep) -> str:
+        f = format_number
+        return (f"   {self.names[step.component]}: {f(step.x.value)} <= {f(step.middle.value)}"
+                f" (coins {_span(step.x.start, step.middle.stop)}) adds {f(step.amount)}")
+
+    def _greedy_line(self, step: GreedyStep) -> str:
+        who = "+" if step.sign > 0 else "-"
+        value = format_number(step.segment.value)
+        value = f"({value})" if value.startswith("-") else value
+        return (f"   {who}{value} from the {step.end} of {self.names[step.component]} (coins "
+                f"{_span(step.segment.start, step.segment.stop)})")
 
     def to_html(self) -> str:
         """A self-contained web page stepping through the algorithm on this game: the coins,
@@ -255,14 +248,18 @@ def _short_list(coins: Sequence[Any]) -> str:
     return shown or "(empty)"
 
 
-def _ends(steps: Sequence[Any], what: str) -> Iterator[Any]:
-    """The first and last SHOWN_STEPS steps, and a line counting those in between."""
+def _step_lines(steps: Sequence[Any], what: str, none: str,
+                line: Callable[[Any], str]) -> Iterator[str]:
+    """The lines of the first and last SHOWN_STEPS steps, and a line counting those in
+    between; ``none`` (indented as a step) when there is no step."""
+    if not steps:
+        yield f"   {none}"
     if len(steps) <= 2 * SHOWN_STEPS:
-        yield from steps
+        yield from map(line, steps)
         return
-    yield from steps[:SHOWN_STEPS]
+    yield from map(line, steps[:SHOWN_STEPS])
     yield f"   ... {len(steps) - 2 * SHOWN_STEPS} more {what} ..."
-    yield from steps[-SHOWN_STEPS:]
+    yield from map(line, steps[-SHOWN_STEPS:])
 
 
 def explain(game: Any) -> Explanation:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ._page import page
 from ._svg import COLOURS
 from ._text import format_number, json_for_script
 
@@ -30,20 +31,13 @@ _RADIUS = 20
 _LABEL = 84
 _BAND = 112  # the height of one component: its coins, then the bar of its values
 
+# The explain page's own rules, after the ones every page shares (_page).
 _STYLE = """
-body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.2em; color: #222222;
-       background: #ffffff; }
-h1 { font-size: 1.35em; margin: 0 0 .4em 0; }
-p { margin: .35em 0; max-width: 60em; }
+p { max-width: 60em; }
 .note { color: #444444; }
-.controls { margin: .8em 0 .5em 0; }
-.controls button { font: inherit; font-size: .95em; padding: .3em .8em; margin: 0 .3em .3em 0;
-                   border: 1px solid #777777; border-radius: 4px; background: #f4f4f4;
-                   cursor: pointer; }
-.controls button:disabled { color: #aaaaaa; cursor: default; }
-.status { border-left: 4px solid #cccccc; padding-left: .7em; min-height: 4.2em; }
+.controls button { margin: 0 .3em .3em 0; }
+.status { min-height: 4.2em; }
 #phase { font-weight: bold; }
-#picture { margin-top: .8em; overflow-x: auto; }
 rect.seg { fill: #eef2f7; stroke: #5a6b80; stroke-width: 1; }
 rect.seg.fresh { fill: #ffe08a; stroke: #8a6d00; stroke-width: 2; }
 rect.seg.part { fill: #fff4c2; stroke: #8a6d00; stroke-dasharray: 4 2; }
@@ -54,10 +48,6 @@ text.seg { font-size: 13px; text-anchor: middle; fill: #222222; }
 text.seg.first, text.seg.second { fill: #ffffff; font-weight: bold; }
 text.seg.dropped { fill: #888888; }
 pre { background: #f6f6f6; padding: .8em; overflow-x: auto; }
-@media (max-width: 600px) {
-  body { margin: .6em; }
-  #picture svg { max-width: 100%; height: auto; }
-}
 """.replace("FIRST", COLOURS["first"]).replace("SECOND", COLOURS["second"])
 
 _SCRIPT = """
@@ -123,13 +113,6 @@ _SCRIPT = """
 
 
 
-def _page(title: str, body: str) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-            f"{body}\n</body>\n</html>\n")
-
-
 def explanation_html(explanation: Any) -> str:
     """The page of an ``Explanation``: the coins and the values under them, step by step.
 
@@ -144,7 +127,7 @@ def explanation_html(explanation: Any) -> str:
                 f"<p class=\"note\">A page draws the steps of games of at most "
                 f"{EXPLAIN_MAX_COINS} coins; this is the account in words, long lists "
                 f"shortened.</p>\n<pre id=\"account\">{escape(str(e))}</pre>\n</main>")
-        return _page(f"coinsrow: the algorithm on {total} coins", body)
+        return page(f"coinsrow: the algorithm on {total} coins", _STYLE, body)
     steps = _steps(e)
     width = _LABEL + max((len(c) for c in e.coins), default=0) * _CELL + 20
     top = 20
@@ -201,7 +184,7 @@ dashed, dropped by Fruitless; blue, taken by the player to move; red, by the oth
 </main>
 <script type="application/json" id="coinsrow-data">{json_for_script(data)}</script>
 <script>{_SCRIPT}</script>"""
-    return _page("coinsrow: the algorithm, step by step", body)
+    return page("coinsrow: the algorithm, step by step", _STYLE, body)
 
 
 def _steps(e: Any) -> list[dict[str, Any]]:

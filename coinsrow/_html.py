@@ -26,6 +26,7 @@ from typing import Any
 from ._coins import round_float
 from ._dispatch import EXACT_DECIMAL
 from ._moves import move_words
+from ._page import page
 from ._svg import COLOURS, game_svg
 from ._text import format_number, json_for_script
 
@@ -38,24 +39,14 @@ SUMMARY_MOVES = 20
 
 PLAYER_NAMES = ("first player", "second player")
 
+# The play and review page's own rules, after the ones every page shares (_page).
 _STYLE = """
-body { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1.2em; color: #222222;
-       background: #ffffff; }
-h1 { font-size: 1.35em; margin: 0 0 .4em 0; }
-p { margin: .35em 0; }
 .rules, .note { color: #444444; max-width: 52em; }
-.controls { margin: .8em 0 .5em 0; }
-.controls button { font: inherit; font-size: .95em; padding: .3em .8em; margin-right: .3em;
-                   border: 1px solid #777777; border-radius: 4px; background: #f4f4f4;
-                   cursor: pointer; }
-.controls button:disabled { color: #aaaaaa; cursor: default; }
-.status { border-left: 4px solid #cccccc; padding-left: .7em; }
 .totals b { font-size: 1.2em; margin-right: 1.2em; }
 .swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%;
           margin-right: .3em; vertical-align: baseline; }
 .swatch.first { background: FIRST; }
 .swatch.second { background: SECOND; }
-#picture { margin-top: .8em; overflow-x: auto; }
 #picture g.coin { transition: opacity .15s; }
 #picture g.coin.taken { opacity: .16; }
 #picture g.coin.next circle { stroke: #111111; stroke-width: 4px; }
@@ -68,10 +59,6 @@ th { background: #f0f0f0; }
 #review tr.current td { background: #fff4c2; }
 #review td.move { text-align: left; }
 .verdict { font-size: 1.05em; }
-@media (max-width: 600px) {
-  body { margin: .6em; }
-  #picture svg { max-width: 100%; height: auto; }
-}
 """.replace("FIRST", COLOURS["first"]).replace("SECOND", COLOURS["second"])
 
 # The script only moves between steps and shows the texts computed in Python. Each coin of
@@ -192,16 +179,6 @@ def _steps(moves: list, floats: bool, zero: Any) -> tuple[list[str], list[str], 
     return first, second, values
 
 
-def _page(title: str, body: str) -> str:
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-        f"{body}\n</body>\n</html>\n"
-    )
-
-
 _RULES = ("Two players take turns; a move takes a coin from either end of a row, the top of a "
           "stack (drawn top first) or a root of a tree. The first player moves first; both "
           "play optimally, each collecting as much as possible.")
@@ -264,7 +241,7 @@ the ringed coin is the next move.{forest_note}</p>
 </main>
 <script type="application/json" id="coinsrow-data">{json_for_script(data)}</script>
 <script>{_SCRIPT}</script>"""
-    return _page(title, body)
+    return page(title, _STYLE, body)
 
 
 def _summary_page(game: Any) -> str:
@@ -308,7 +285,7 @@ moves of the optimal play.</p>
 {rows}
 </table>
 </main>"""
-    return _page(f"coinsrow: a summary of a game of {n} coins", body)
+    return page(f"coinsrow: a summary of a game of {n} coins", _STYLE, body)
 
 
 def review_html(analysis: Any, bases: Any = None, *, delay_ms: int = 600) -> str:
@@ -374,7 +351,7 @@ def review_html(analysis: Any, bases: Any = None, *, delay_ms: int = 600) -> str
 {table}
 </table>
 </main>"""
-        return _page(title, body)
+        return page(title, _STYLE, body)
     svg = game_svg(game, play=moves, totals=False, bases=bases,
                    profits=_Totals(analysis.first, analysis.second))
     next_move = described[0] if n else "none"
@@ -399,7 +376,7 @@ dashed gold ring marks a move that lost against optimal play.</p>
 </main>
 <script type="application/json" id="coinsrow-data">{json_for_script(data)}</script>
 <script>{_SCRIPT}</script>"""
-    return _page(title, body)
+    return page(title, _STYLE, body)
 
 
 class _Totals:

@@ -1,7 +1,8 @@
 """Checks shared by the tests: equal answers of equal types, floats against exact answers,
-optimal plays against the DP.
+optimal plays against the DP and the minimax.
 
-Each returns a bool for ``assert check(...), context`` (``check_play`` asserts move by move).
+Each returns a bool for ``assert check(...), context`` (``check_play`` and
+``check_forest_play`` assert move by move).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from oracles import dp_table
+import pytest
+
+from oracles import brute_forest_solver, dp_table
 
 TINY = 2.0**-1074  # the smallest denormal
 
@@ -89,3 +92,58 @@ def check_play(row: Sequence[Any], moves: Sequence[int]) -> None:
             assert row[j - 1] - table[i][j - 1] == table[i][j], (p, i, j)
             j -= 1
     assert i == j, (i, j)
+
+
+def check_forest_play(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[Any]],
+                      values: Sequence[Any], parents: Sequence[int],
+                      moves: Sequence[Any]) -> None:
+    """Every move of a play of rows, stacks and a forest is legal and achieves the minimax
+    value of the position where it is made (``brute_forest_solver``), and the play takes every
+    coin."""
+    solve = brute_forest_solver(rows, stacks, values, parents)
+    bounds = tuple((0, len(r)) for r in rows)
+    tops = tuple(0 for _ in stacks)
+    present = (1 << len(values)) - 1
+    assert len(moves) == sum(map(len, rows)) + sum(map(len, stacks)) + len(values)
+    for move in moves:
+        before = solve(bounds, tops, present)
+        if move.kind == "row":
+            i, j = bounds[move.index]
+            if move.end == "left":
+                assert move.position == i
+                bounds = bounds[:move.index] + ((i + 1, j),) + bounds[move.index + 1:]
+            else:
+                assert move.end == "right" and move.position == j - 1
+                bounds = bounds[:move.index] + ((i, j - 1),) + bounds[move.index + 1:]
+            assert move.coin == rows[move.index][move.position]
+        elif move.kind == "stack":
+            assert move.end == "top" and move.position == tops[move.index]
+            assert move.coin == stacks[move.index][move.position]
+            tops = tops[:move.index] + (tops[move.index] + 1,) + tops[move.index + 1:]
+        else:
+            node = move.index
+            assert move.kind == "tree" and move.end == "root" and move.position == node
+            assert present >> node & 1, f"node {node} taken twice"
+            p = parents[node]
+            assert p < 0 or not present >> p & 1, f"node {node} taken before its parent"
+            assert move.coin == values[node]
+            present ^= 1 << node
+        after = solve(bounds, tops, present)
+        assert move.coin - after == before, (rows, stacks, values, parents, move)
+    assert present == 0
+
+
+def check_best_moves_follow_the_play(game: Any) -> Any:
+    """``best_move()`` then ``take()`` until the game is over make ``play()``, each move a
+    legal one; a position with no coin refuses ``best_move()``. Returns that last position."""
+    line = game.play()
+    position, moves = game, []
+    while len(position):
+        move = position.best_move()
+        assert move in position.moves()
+        moves.append(move)
+        position = position.take(move)
+    assert moves == line
+    with pytest.raises(ValueError, match="the game is over: no coin is left"):
+        position.best_move()
+    return position

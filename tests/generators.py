@@ -89,10 +89,19 @@ def random_parents(rng: random.Random, n: int, *, roots: float = 0.12,
         return parents
     label = list(range(n))
     rng.shuffle(label)
-    relabelled = [0] * n
+    return relabelled([0] * n, parents, label)[1]
+
+
+def relabelled(values: list, parents: list[int], label: list[int]) -> tuple[list, list[int]]:
+    """The forest ``(values, parents)`` with node ``i`` renamed ``label[i]`` (``label`` a
+    permutation): the same forest, numbered otherwise."""
+    n = len(parents)
+    new_values: list = [0] * n
+    new_parents = [0] * n
     for i in range(n):
-        relabelled[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
-    return relabelled
+        new_values[label[i]] = values[i]
+        new_parents[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
+    return new_values, new_parents
 
 
 def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9, *,
@@ -101,3 +110,33 @@ def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9, *,
     (ties, zeros, negatives), parents as ``random_parents`` makes them."""
     values = [rng.randint(low, high) for _ in range(n)]
     return values, random_parents(rng, n, roots=roots, shuffled=shuffled)
+
+
+def small_coins(rng: random.Random, n: int) -> list[int]:
+    """``n`` small int coins in one of four styles: -5 to 5, 0 to 2 (many ties), -1, 0 or 1,
+    -40 to 40."""
+    style = rng.randrange(4)
+    if style == 0:
+        return [rng.randint(-5, 5) for _ in range(n)]
+    if style == 1:
+        return [rng.randint(0, 2) for _ in range(n)]  # many ties
+    if style == 2:
+        return [rng.choice([-1, 0, 1]) for _ in range(n)]
+    return [rng.randint(-40, 40) for _ in range(n)]
+
+
+def random_forest_position(rng: random.Random, max_nodes: int, extras: bool = True):
+    """``(rows, stacks, values, parents)``: a forest of up to ``max_nodes`` nodes (parents
+    anywhere) of ``small_coins``, with ``extras`` a few rows and stacks of a few coins each
+    (few: the minimax's states multiply)."""
+    n = rng.randint(0, max_nodes)
+    values = small_coins(rng, n)
+    parents = random_parents(rng, n)
+    rows: list[list[int]] = []
+    stacks: list[list[int]] = []
+    if extras:
+        rows = [small_coins(rng, rng.randint(0, size)) for size in rng.choice(
+            [(), (4,), (3, 2), (1,)])]
+        stacks = [small_coins(rng, rng.randint(0, size)) for size in rng.choice(
+            [(), (3,), (2, 2)])]
+    return rows, stacks, values, parents

@@ -4,10 +4,13 @@
 - ``brute_value``: exhaustive minimax over several rows and stacks (small games only).
 - ``paper_value``: a plain transcription of the pseudocode in the appendix of Idziaszek's
   paper, written independently of the package's kernels.
+- ``brute_forest_value`` (``brute_forest_solver``): exhaustive minimax with a forest too.
+- ``block_merging_value``: the global form of block merging for large forests.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -197,3 +200,53 @@ def brute_forest_value(rows: Sequence[Sequence[Any]], stacks: Sequence[Sequence[
     solve = brute_forest_solver(rows, stacks, values, parents)
     return solve(tuple((0, len(r)) for r in rows), tuple(0 for _ in stacks),
                  (1 << len(values)) - 1)
+
+
+def block_merging_value(stacks: Sequence[Sequence[Any]], values: Sequence[Any],
+                        parents: Sequence[int]) -> Any:
+    """Block merging in its global form (docs/forests.md): one heap of all odd blocks, the
+    largest popped first; a block whose head is a root or hangs below a taken block is
+    taken (Greedy), any other fuses into its parent's block. Stacks are paths. O(n log n);
+    written from the description, independently of the kernels."""
+    vals, par = list(values), list(parents)
+    for stack in stacks:
+        base = len(vals)
+        for i, coin in enumerate(stack):
+            vals.append(coin)
+            par.append(-1 if i == 0 else base + i - 1)
+    n = len(vals)
+    uf = list(range(n))
+    d = list(vals)
+    odd = [True] * n
+    taken = [False] * n
+    version = [0] * n
+
+    def find(x):
+        while uf[x] != x:
+            uf[x] = uf[uf[x]]
+            x = uf[x]
+        return x
+
+    heap = [(-d[v], v, 0) for v in range(n)]
+    heapq.heapify(heap)
+    total, sign = 0, 1
+    while heap:
+        _, b, stamp = heapq.heappop(heap)
+        if stamp != version[b]:
+            continue
+        block = find(par[b]) if par[b] >= 0 else -1
+        if block < 0 or taken[block]:
+            taken[b] = True
+            total += sign * d[b]
+            sign = -sign
+            continue
+        uf[b] = block
+        version[block] += 1
+        if odd[block]:
+            d[block] -= d[b]
+            odd[block] = False
+        else:
+            d[block] += d[b]
+            odd[block] = True
+            heapq.heappush(heap, (-d[block], block, version[block]))
+    return total + sign * sum(d[v] for v in range(n) if uf[v] == v and not taken[v])

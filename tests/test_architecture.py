@@ -556,8 +556,16 @@ def test_no_module_reads_another_modules_private_names():
 MAX_LINES = 1000
 
 
-def test_no_python_module_of_the_package_is_over_1000_lines():
-    """CONTRIBUTING: small modules, one concept each."""
-    long = {str(path.relative_to(ROOT)): count for path in sorted(PACKAGE.rglob("*.py"))
+# The source files: the package's, the tests', the benchmarks', the documentation's examples
+# and setup.py (Python, Cython, stubs, templates, C and the pages' stylesheets and scripts).
+SOURCE_SUFFIXES = {".py", ".pyx", ".pxd", ".pyi", ".tp", ".c", ".css", ".js"}
+
+
+def test_no_source_file_is_over_1000_lines():
+    """CONTRIBUTING: small modules, one concept each; test files split by concept too."""
+    sources = [ROOT / "setup.py"] + [
+        path for folder in ("coinsrow", "tests", "benchmarks", "docs")
+        for path in sorted((ROOT / folder).rglob("*")) if path.suffix in SOURCE_SUFFIXES]
+    long = {str(path.relative_to(ROOT)): count for path in sources
             if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"over {MAX_LINES} lines: {long}"

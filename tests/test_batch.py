@@ -476,18 +476,13 @@ def test_kernels_refuse_inconsistent_arguments():
     coins = array.array("q", [1, 2, 3])
     out = array.array("q", bytes(16))
     status = bytearray(2)
-    with pytest.raises(ValueError, match="decrease or point outside"):
-        _core.batch_solve(coins, 0, array.array("q", [0, 2, 9]), 0, 2, out, array.array("q"),
-                          status)
-    with pytest.raises(ValueError, match="decrease or point outside"):
-        _core.batch_solve(coins, 0, array.array("q", [0, 3, 1]), 0, 2, out, array.array("q"),
-                          status)
-    with pytest.raises(ValueError, match="decrease or point outside"):
-        _core.batch_solve(coins, 1, array.array("q", [0, 1, 2]), 0, 2, out, array.array("q"),
-                          status)
-    with pytest.raises(ValueError, match="outside the offsets"):
-        _core.batch_solve(coins, 0, array.array("q", [0, 1, 2]), 0, 3, out, array.array("q"),
-                          status)
+    for base, offsets, stop, message in ((0, [0, 2, 9], 2, "decrease or point outside"),
+                                         (0, [0, 3, 1], 2, "decrease or point outside"),
+                                         (1, [0, 1, 2], 2, "decrease or point outside"),
+                                         (0, [0, 1, 2], 3, "outside the offsets")):
+        with pytest.raises(ValueError, match=message):
+            _core.batch_solve(coins, base, array.array("q", offsets), 0, stop, out,
+                              array.array("q"), status)
     with pytest.raises(ValueError, match="shorter"):
         _core.batch_solve(coins, 0, array.array("q", [0, 1, 2]), 0, 2, array.array("q", [0]),
                           array.array("q"), status)

@@ -95,16 +95,24 @@ def _check_game(game: Game, rows: list, stacks: list, *, exact_value: bool = Tru
     assert game == Game(rows=[list(r) for r in rows], stacks=[list(s) for s in stacks])
 
 
+def _check_game_of_kinds(rows: list, stacks: list, kinds: list, number: type) -> None:
+    """The game of ``rows`` and ``stacks`` each made by its kind (a ``(name, make)`` of
+    INT_KINDS or FLOAT_KINDS): checked against its coins as ``number``s, and its coins
+    are ``number``s."""
+    components = rows + stacks
+    built = [make(c) for (_, make), c in zip(kinds, components)]
+    coins = [[number(x) for x in _shifted(name, c)] for (name, _), c in zip(kinds, components)]
+    game = Game(rows=built[:len(rows)], stacks=built[len(rows):])
+    _check_game(game, coins[:len(rows)], coins[len(rows):])
+    assert all(type(x) is number for r in game.rows + game.stacks for x in r)
+
+
 def test_every_kind_of_component_gives_the_same_game():
     rng = random.Random(1701)
     for _ in range(scaled(300)):
         rows, stacks = random_game(rng, 40, -20, 20)
         kinds = [rng.choice(INT_KINDS) for _ in rows + stacks]
-        built = [make(c) for (_, make), c in zip(kinds, rows + stacks)]
-        coins = [_shifted(name, c) for (name, _), c in zip(kinds, rows + stacks)]
-        game = Game(rows=built[:len(rows)], stacks=built[len(rows):])
-        _check_game(game, coins[:len(rows)], coins[len(rows):])
-        assert all(type(x) is int for r in game.rows + game.stacks for x in r)
+        _check_game_of_kinds(rows, stacks, kinds, int)
 
 
 def test_one_float_component_makes_a_float_game():
@@ -116,12 +124,7 @@ def test_one_float_component_makes_a_float_game():
             continue
         kinds = [rng.choice(INT_KINDS + FLOAT_KINDS) for _ in rows + stacks]
         kinds[rng.choice(nonempty)] = rng.choice(FLOAT_KINDS)
-        built = [make(c) for (_, make), c in zip(kinds, rows + stacks)]
-        coins = [[float(x) for x in _shifted(name, c)] for (name, _), c in
-                 zip(kinds, rows + stacks)]
-        game = Game(rows=built[:len(rows)], stacks=built[len(rows):])
-        _check_game(game, coins[:len(rows)], coins[len(rows):])
-        assert all(type(x) is float for r in game.rows + game.stacks for x in r)
+        _check_game_of_kinds(rows, stacks, kinds, float)
 
 
 def test_exact_components_make_an_exact_game():

@@ -84,6 +84,14 @@ def kernels(row: list, spacing: int, min_side: int) -> list:
             _core.SubRowsExact([float(x) for x in row], spacing, min_side)]
 
 
+def _check_every_sub_row(iv: Intervals, row: list, d: list[list]) -> None:
+    """Every ``iv.value(i, j)`` of ``row`` is the DP's ``d[i][j]``."""
+    n = len(row)
+    for i in range(n + 1):
+        for j in range(i, n + 1):
+            assert iv.value(i, j) == d[i][j], (row, i, j)
+
+
 def test_every_sub_row_of_small_rows_of_every_family():
     rng = random.Random(36)
     tables = 0
@@ -92,10 +100,7 @@ def test_every_sub_row_of_small_rows_of_every_family():
         row = family_row(rng, name, rng.randint(0, 22))
         n = len(row)
         d = dp_table(row)
-        iv = Intervals(row)
-        for i in range(n + 1):
-            for j in range(i, n + 1):
-                assert iv.value(i, j) == d[i][j], (name, row, i, j)
+        _check_every_sub_row(Intervals(row), row, d)
         spacing, min_side = PARAMETERS[index % len(PARAMETERS)]
         for kernel in kernels(row, spacing, min_side):
             tables += kernel.table_pairs
@@ -164,12 +169,7 @@ def test_every_sub_row_of_small_rows():
     rng = random.Random(30)
     for _ in range(600):
         row = random_row(rng, rng.randint(0, 18), SMALL_STYLES)
-        d = dp_table(row)
-        iv = Intervals(row)
-        n = len(row)
-        for i in range(n + 1):
-            for j in range(i, n + 1):
-                assert iv.value(i, j) == d[i][j], (row, i, j)
+        _check_every_sub_row(Intervals(row), row, dp_table(row))
 
 
 def test_random_queries_on_long_rows():
@@ -264,11 +264,7 @@ def test_exact_structure_on_every_sub_row():
             row = [(x + 2000) * 2**64 + x for x in ints]
         iv = Intervals(row)
         assert isinstance(iv._structure.kernel, _core.SubRowsExact)
-        d = dp_table(row)
-        n = len(row)
-        for i in range(n + 1):
-            for j in range(i, n + 1):
-                assert iv.value(i, j) == d[i][j], (row, i, j)
+        _check_every_sub_row(iv, row, dp_table(row))
 
 
 def test_huge_floats():

@@ -192,16 +192,21 @@ def test_ints_of_thousands_of_digits():
 HUGE = 2.0**1020   # 16 of them overflow the float range
 
 
+def _check_float_row(coins: list[float]) -> None:
+    """``check_row`` on a list and on a NumPy array of float ``coins``, against the exact DP."""
+    exact = [Fraction(c) for c in coins]
+    check_row(coins, exact, kind=float)
+    check_row(np.array(coins), exact, kind=float)
+
+
 @pytest.mark.slow
 @given(st.lists(st.integers(-1000, 1000), max_size=14))
 def test_denormal_floats(ks):
     """Multiples of the smallest denormal: float arithmetic on them is exact."""
     coins = [k * TINY for k in ks]
-    exact = [Fraction(c) for c in coins]
     if not coins:
         return
-    check_row(coins, exact, kind=float)
-    check_row(np.array(coins), exact, kind=float)
+    _check_float_row(coins)
     assert value(coins) == dp_value(ks) * TINY
 
 
@@ -213,11 +218,9 @@ def test_huge_floats_never_nan_and_exactly_rounded(ks):
     The exact answer is rounded to a float once: +-inf only when it is beyond the range.
     """
     coins = [k * HUGE for k in ks]
-    exact = [Fraction(c) for c in coins]
     if not coins:
         return
-    check_row(coins, exact, kind=float)
-    check_row(np.array(coins), exact, kind=float)
+    _check_float_row(coins)
     # Sums of multiples of 2**1020 are exact in floats: the answers are exactly rounded.
     v = Fraction(dp_value(ks)) * Fraction(HUGE)
     assert value(coins) == rounded(v)

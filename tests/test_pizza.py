@@ -47,19 +47,15 @@ def _check(circle, result, expected_value, expected_slice):
     assert result.first - result.second == result.value
 
 
-def test_pizza_against_dp_on_small_circles():
-    rng = random.Random(20)
-    for _ in range(3000):
-        circle = _random_circle(rng, rng.randint(1, 10))
-        v, i = _naive(circle, dp_value)
-        _check(circle, pizza(circle), v, i)
-
-
-def test_pizza_against_row_values_on_larger_circles():
-    rng = random.Random(21)
-    for _ in range(300):
-        circle = _random_circle(rng, rng.randint(10, 80))
-        v, i = _naive(circle, value)
+@pytest.mark.parametrize("seed, circles, sizes, row_value", [
+    (20, 3000, (1, 10), dp_value),  # small circles against the DP
+    (21, 300, (10, 80), value),  # larger ones against the rows' values
+])
+def test_pizza_against_the_naive_first_slice(seed, circles, sizes, row_value):
+    rng = random.Random(seed)
+    for _ in range(circles):
+        circle = _random_circle(rng, rng.randint(*sizes))
+        v, i = _naive(circle, row_value)
         _check(circle, pizza(circle), v, i)
 
 

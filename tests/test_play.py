@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from coinsrow import Engine, Game, Move, _core, best_move, play, value
 
+from checks import check_best_moves_follow_the_play
 from generators import SMALL_STYLES, random_game, random_row
 from modes import machine_only
 from oracles import brute_solver, dp_table
@@ -177,17 +178,7 @@ def test_best_move_and_take_follow_the_line():
     rng = random.Random(48)
     for _ in range(500):
         rows, stacks = random_game(rng, 10)
-        g = Game(rows=rows, stacks=stacks)
-        line = g.play()
-        seen = []
-        while len(g):
-            m = g.best_move()
-            assert m in g.moves()
-            seen.append(m)
-            g = g.take(m)
-        assert seen == line
-        with pytest.raises(ValueError, match="the game is over: no coin is left"):
-            g.best_move()
+        check_best_moves_follow_the_play(Game(rows=rows, stacks=stacks))
 
 
 @pytest.mark.slow

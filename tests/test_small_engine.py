@@ -83,6 +83,7 @@ def _same_state(fast: Engine, general: Engine, row: list, i: int, j: int, d: lis
         assert fast.value() == d[i][j]
     assert _outcome(fast.best_move) == _outcome(general.best_move)
     assert fast.moves() == general.moves()
+    assert _outcome(fast.move_values) == _outcome(general.move_values)
     assert fast.game == general.game and repr(fast) == repr(general)
     assert fast.game.rows == general.game.rows == (tuple(row[i:j]),)
 

@@ -41,6 +41,12 @@ def _is_installed(directory: Path) -> bool:
 STUBTEST_ALLOWLIST = ""
 
 
+def _python(arguments: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """This Python run with ``arguments`` in ``cwd``, its output captured as text."""
+    return subprocess.run([sys.executable, *arguments], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
 def test_compiled_core_and_typing_files_ship_with_the_package() -> None:
     # A wheel without them would type-check as Any (no py.typed) or not at all (no stub).
     assert (PACKAGE_DIR / "py.typed").is_file()
@@ -77,15 +83,8 @@ def test_stub_matches_compiled_module(tmp_path: Path) -> None:
         # the runtime import (which stubtest compares against) at it. An installed package
         # is found by both in site-packages, which must not be named on MYPYPATH.
         env["MYPYPATH"] = env["PYTHONPATH"] = str(PACKAGE_DIR.parent)
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "coinsrow._core",
-         "--mypy-config-file", str(config), "--allowlist", str(allowlist)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = _python(["-m", "mypy.stubtest", "coinsrow._core", "--mypy-config-file",
+                      str(config), "--allowlist", str(allowlist)], tmp_path, env)
     assert result.returncode == 0, (
         "coinsrow/_core/__init__.pyi does not match the compiled modules (add stubs for new "
         f"kernels under their module's heading):\n{result.stdout}\n{result.stderr}"
@@ -106,14 +105,8 @@ def test_package_source_passes_mypy(tmp_path: Path) -> None:
                     f"tests ({source_package}): mypy checks the source tree")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
     # A cache of its own: the run does not depend on (nor write) a .mypy_cache in the tree.
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "coinsrow", "--cache-dir", str(tmp_path / "mypy_cache")],
-        cwd=SOURCE_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = _python(["-m", "mypy", "coinsrow", "--cache-dir", str(tmp_path / "mypy_cache")],
+                     SOURCE_ROOT, env)
     assert result.returncode == 0, (
         "mypy coinsrow (strict, [tool.mypy] in pyproject.toml) reports errors; fix the "
         f"annotations:\n{result.stdout}\n{result.stderr}"
@@ -230,20 +223,16 @@ def _mypy_user(tmp_path: Path, name: str, script: str) -> subprocess.CompletedPr
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
     if not _is_installed(PACKAGE_DIR.parent):
         env["MYPYPATH"] = str(PACKAGE_DIR.parent)  # an in-place or editable build
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-         "--no-error-summary", "--show-error-codes", "--cache-dir",
-         str(tmp_path / "mypy_cache"), "--config-file", str(config), str(path)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
-    )
+    return _python(["-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
+                    "--show-error-codes", "--cache-dir", str(tmp_path / "mypy_cache"),
+                    "--config-file", str(config), str(path)], tmp_path, env)
 
 
 def _run_script(tmp_path: Path, name: str) -> None:
     env = dict(os.environ)
     if not _is_installed(PACKAGE_DIR.parent):
         env["PYTHONPATH"] = str(PACKAGE_DIR.parent)
-    result = subprocess.run([sys.executable, str(tmp_path / name)], cwd=tmp_path, env=env,
-                            capture_output=True, text=True, timeout=300)
+    result = _python([str(tmp_path / name)], tmp_path, env)
     assert result.returncode == 0, result.stderr
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_html import dom, needs_browser, page_data, same_number, shown
+from test_html import at_address, dom, dom_states, needs_browser, page_data, same_number, shown
 
 from coinsrow import Game, analyze, explain, simulate
 from coinsrow.__main__ import main
@@ -124,18 +124,22 @@ def test_browser_review_page_steps_to_the_end(tmp_path: Path, game: Game, moves:
     # the keys and the buttons, as a person uses them: Right n times, then End
     clicks = (f"for (var i = 0; i < {n}; i++) {{ document.dispatchEvent(new KeyboardEvent("
               "'keydown', {key: 'ArrowRight'})); }")
-    text = dom(tmp_path, page, "", clicks)
-    assert not _title(text).startswith("SCRIPT ERROR"), _title(text)
+    steps = (0, n // 2)
+    text, *at_steps, at_end = dom_states(
+        tmp_path, page, [clicks] + [at_address(f"#step={s}") for s in steps]
+        + [at_address("#end")])
+    for state in (text, *at_steps, at_end):
+        assert not _title(state).startswith("SCRIPT ERROR"), _title(state)
     assert shown(text, "step") == str(n)
     assert same_number(shown(text, "first-total"), analysis.first)
     assert same_number(shown(text, "second-total"), analysis.second)
-    for step in (0, n // 2):
-        text = dom(tmp_path, page, f"#step={step}")
+    for step, state in zip(steps, at_steps):
+        assert shown(state, "step") == str(step)
         if step < n:
-            assert same_number(shown(text, "value"), analysis[step].best)
+            assert same_number(shown(state, "value"), analysis[step].best)
     lost = [r.turn for r in analysis if r.loss != 0]
     rings = re.findall(r'<g class="coin (?:first|second) lost[^"]*">.*?class="turn"[^>]*>(\d+)<',
-                       dom(tmp_path, page, "#end"))
+                       at_end)
     assert sorted(int(t) - 1 for t in rings) == lost
 
 
@@ -149,7 +153,7 @@ def test_browser_explain_page_steps_to_the_end(tmp_path: Path, game: Game) -> No
     steps = page_data(page)["steps"]
     clicks = (f"for (var i = 0; i < {len(steps) + 3}; i++) {{ "
               "document.getElementById('step-forward').click(); }")
-    text = dom(tmp_path, page, "", clicks)
+    text, at_step_1 = dom_states(tmp_path, page, [clicks, at_address("#step=1")])
     assert not _title(text).startswith("SCRIPT ERROR"), _title(text)
     assert shown(text, "step") == str(len(steps) - 1)
     assert shown(text, "phase") == "the value"
@@ -157,8 +161,8 @@ def test_browser_explain_page_steps_to_the_end(tmp_path: Path, game: Game) -> No
     # every value bar of the last step is drawn
     bars = sum(len(b) for b in steps[-1]["segments"])
     assert text.count('<rect class="seg') == bars
-    text = dom(tmp_path, page, "#step=1")
-    assert shown(text, "step") == "1"
+    assert shown(at_step_1, "step") == "1"
+    assert not _title(at_step_1).startswith("SCRIPT ERROR"), _title(at_step_1)
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from coinsrow._core._types cimport *
 from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._row_helpers cimport Component, _padded, _play_float_profits, _reduce_all_into
-from coinsrow._core._window cimport RowWindows
+from coinsrow._core._window cimport RowWindows, _w_close, _w_note_node, _w_open
 from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
@@ -535,6 +535,69 @@ cdef class ForestWindows:
             _min_push(self.roots, &self.roots_size, ch)
             ch = self.next_sib[ch]
 
+    cdef object _value_after_slot(self, int64_t s):
+        """The value after taking slot s (a root), the structure left as it was: the changes
+        of ``_take`` that the value sees (s's block out of the treap or of the frozen total,
+        the blocks it had absorbed in) journaled in the rows' structure and rolled back
+        (``_w_undo`` in _window.pxd says why it is then the same); the roots' heap is not
+        touched. O((1 + b) log n) for the b blocks s had absorbed."""
+        cdef int64_t x = self.merged_first[s], room = 1
+        cdef int64_t frozen_i = self.frozen_i
+        cdef double frozen_f = self.frozen_f
+        while x >= 0:
+            room += 1
+            x = self.merged_next[x]
+        _w_open(self.rows, room)
+        if self.released[s]:
+            self.rows._drop_block(self.node0 + s)
+        elif self.is_float:
+            frozen_f -= self.K_f[s]
+        else:
+            frozen_i -= self.K_i[s]
+        x = self.merged_first[s]
+        while x >= 0:
+            _w_note_node(self.rows, self.node0 + x)  # before _insert_block writes its value
+            self._treap_add(x)
+            x = self.merged_next[x]
+        value = self.rows._greedy_with(frozen_i, frozen_f)
+        _w_close(self.rows)
+        return value
+
+    @cython.critical_section
+    def value_after(self, Py_ssize_t c, bint from_left):
+        """The value after taking the left end of row c (the top of stack c) or its right
+        end, the structure left exactly as it was (IndexError where ``pop_left`` /
+        ``pop_right`` would raise it). A row's end: ``RowWindows.value_after``'s journaled
+        pop with the frozen blocks, O(log n) for a typical move; a stack's top:
+        ``_value_after_slot``."""
+        cdef int64_t s
+        if not 0 <= c < self.k or (not from_left and c >= self.n_rows):
+            raise IndexError(c)
+        if c < self.n_rows:
+            return self.rows.value_after(c, from_left,
+                                         self.frozen_f if self.is_float else self.frozen_i)
+        s = self.stack_top[c]
+        if s >= self.stack_end[c]:
+            raise IndexError(c)
+        return self._value_after_slot(s)
+
+    cdef int64_t _root_slot(self, int64_t node) except -1:
+        """The slot of forest node ``node``, which must be a root (IndexError otherwise)."""
+        cdef int64_t s
+        if not 0 <= node < self.nf:
+            raise IndexError(node)
+        s = self.slot_of_node[node]
+        if s < 0 or self.gone[s] or (self.spar[s] >= 0 and not self.gone[self.spar[s]]):
+            raise IndexError(node)
+        return s
+
+    @cython.critical_section
+    def value_after_node(self, int64_t node):
+        """The value after taking forest node ``node`` (a root; IndexError otherwise), the
+        structure left exactly as it was. O((1 + b) log n) for the b blocks the node had
+        absorbed (see ``_value_after_slot``)."""
+        return self._value_after_slot(self._root_slot(node))
+
     cdef int64_t _lowest_root(self) noexcept:
         while self.roots_size > 0 and self.gone[self.roots[0]]:
             _min_pop(self.roots, &self.roots_size)
@@ -589,13 +652,7 @@ cdef class ForestWindows:
     @cython.critical_section
     def take_node(self, int64_t node):
         """Take forest node ``node``, which must be a root (IndexError otherwise)."""
-        cdef int64_t s
-        if not 0 <= node < self.nf:
-            raise IndexError(node)
-        s = self.slot_of_node[node]
-        if s < 0 or self.gone[s] or (self.spar[s] >= 0 and not self.gone[self.spar[s]]):
-            raise IndexError(node)
-        self._take(s)
+        self._take(self._root_slot(node))
 
     @cython.critical_section
     def bounds(self, Py_ssize_t c):
@@ -606,6 +663,24 @@ cdef class ForestWindows:
             return self.rows.bounds(c)
         return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
                 self.comp_stop[c])
+
+    @cython.critical_section
+    def _state(self):
+        """The whole structure as Python lists and numbers, O(n), for tests (what
+        ``value_after`` must leave as it was): the rows' (``RowWindows._state``), the slots'
+        treap cells after its nil node, and the forest's own numbers."""
+        cdef RowWindows rows = self.rows
+        cdef int64_t t
+        state = rows._state()
+        state["cells"] = [(rows.w.tl[t], rows.w.tr[t], rows.w.sz[t],
+                           rows.val_f[t] if self.is_float else rows.val_i[t],
+                           rows.alt_f[t] if self.is_float else rows.alt_i[t])
+                          for t in range(rows.w.nil + 1, rows.w.cells)]
+        state.update(frozen=self.frozen_f if self.is_float else self.frozen_i,
+                     gone=self.gone[:self.n_slots],
+                     roots=[self.roots[t] for t in range(self.roots_size)],
+                     stack_top=[self.stack_top[t] for t in range(self.k)])
+        return state
 
     @cython.critical_section
     def taken(self, int64_t node):

@@ -549,6 +549,51 @@ cdef class ForestWindowsExact:
         """The value of the position for the player to move. O(1)."""
         return self.rows._greedy_with(self.frozen)
 
+    cdef object _value_after_slot(self, int64_t s):
+        """The value after taking slot s (a root), the structure left as it was (see
+        ``ForestWindows._value_after_slot``). O((1 + b) log n) for the b blocks it had
+        absorbed."""
+        frozen = self.frozen
+        self.rows.notes = {}
+        try:
+            if self.released[s]:
+                self.rows._drop_block(self.node0 + s)
+            else:
+                frozen = frozen - self.K[s]
+            for x in self.merged[s]:
+                self._treap_add(x)
+            return self.rows._greedy_with(frozen)
+        finally:
+            self.rows._undo()
+
+    def value_after(self, Py_ssize_t c, bint from_left):
+        """``ForestWindows.value_after``: the value after taking an end of row c or the top
+        of stack c, the structure left exactly as it was."""
+        cdef int64_t s
+        if not 0 <= c < self.k or (not from_left and c >= self.n_rows):
+            raise IndexError(c)
+        if c < self.n_rows:
+            return self.rows._value_after(c, from_left, self.frozen)
+        s = self.stack_top[c]
+        if s >= self.stack_end[c]:
+            raise IndexError(c)
+        return self._value_after_slot(s)
+
+    cdef int64_t _root_slot(self, int64_t node) except -1:
+        """The slot of forest node ``node``, which must be a root (IndexError otherwise)."""
+        cdef int64_t s
+        if not 0 <= node < self.nf:
+            raise IndexError(node)
+        s = self.slot_of_node[node]
+        if s < 0 or self.gone[s] or (self.par[s] >= 0 and not self.gone[self.par[s]]):
+            raise IndexError(node)
+        return s
+
+    def value_after_node(self, int64_t node):
+        """``ForestWindows.value_after_node``: the value after taking forest node ``node`` (a
+        root), the structure left exactly as it was."""
+        return self._value_after_slot(self._root_slot(node))
+
     def best(self):
         """``(component, from_left, flat)``: the move of the one tie rule (see
         ``ForestWindows.best``)."""
@@ -587,13 +632,7 @@ cdef class ForestWindowsExact:
 
     def take_node(self, int64_t node):
         """Take forest node ``node``, which must be a root (IndexError otherwise)."""
-        cdef int64_t s
-        if not 0 <= node < self.nf:
-            raise IndexError(node)
-        s = self.slot_of_node[node]
-        if s < 0 or self.gone[s] or (self.par[s] >= 0 and not self.gone[self.par[s]]):
-            raise IndexError(node)
-        self._take(s)
+        self._take(self._root_slot(node))
 
     def bounds(self, Py_ssize_t c):
         """``(start, stop)``: the flat range of the coins left in row or stack c."""
@@ -603,6 +642,14 @@ cdef class ForestWindowsExact:
             return self.rows.bounds(c)
         return (self.comp_start[c] + self.stack_top[c] - self.first_slot[c],
                 self.comp_stop[c])
+
+    def _state(self):
+        """``ForestWindows._state``: the whole structure as lists and numbers (the rows'
+        lists are the structure's own)."""
+        state = dict(self.rows._state())
+        state.update(frozen=self.frozen, gone=bytes(self.gone), roots=list(self.roots),
+                     stack_top=list(self.stack_top))
+        return state
 
     def taken(self, int64_t node):
         """Whether forest node ``node`` is gone (taken, or gone when the structure was

@@ -546,17 +546,16 @@ cdef inline bint _is_int(PyObject *item, long long value) noexcept:
             and not overflow)
 
 
-# The state of an Engine of one short row of ints: the row's coins and the window
-# [start, stop) still on the table, made by ``engine``. Every method is one atomic step (a
-# critical section on free-threaded builds). The magnitudes of the coins sum to at most
-# 2^63 - 1 (``engine`` checks it), so no reduced entry and no value of any window overflows
-# int64: each is an alternating sum of coins. Its docstrings are one line each: they are
-# kept in the compiled module (setup.py), and the core has a size budget
-# (tests/test_packaging.py).
 @cython.auto_pickle(False)  # an Engine pickles as its game and moves (Engine.__reduce__)
 @cython.final
 cdef class ShortEngine:
-    """An Engine's row of at most 64 ints and the window of it still on the table."""
+    """The state of an ``Engine`` of one short row of ints: the row's coins and the window
+    ``[start, stop)`` still on the table, made by ``engine``. Every method is one atomic
+    step (a critical section on free-threaded builds).
+
+    The magnitudes of the coins sum to at most 2^63 - 1 (``engine`` checks it), so no
+    reduced entry and no value of any window overflows int64: each is an alternating sum
+    of coins."""
 
     cdef int64_t data[SHORT_ENGINE]
     cdef Py_ssize_t n, start, stop
@@ -594,16 +593,21 @@ cdef class ShortEngine:
 
     @cython.critical_section
     def value(self):
-        """``Engine.value()``, O(n)."""
+        """``Engine.value()``: the value of the window, 0 when it is empty. O(n) after a
+        move (the window reduced again), O(1) until the next."""
         if not self.solved:
             self._solve()
         return PyLong_FromLongLong(self.value_now)
 
     @cython.critical_section
     def best_move(self):
-        """``Engine.best_move()``, O(n)."""
-        # The one tie rule: the end of the reduced window with the larger entry, left on
-        # ties; ValueError when no coin is left, as the window structure's engine raises.
+        """``Engine.best_move()``: the Move of the one tie rule, the end of the reduced
+        window with the larger entry (left on ties). O(n) after a move, O(1) until the next.
+
+        Raises
+        ------
+        ValueError
+            If no coin is left (the message of the window structure's engine)."""
         if self.start == self.stop:
             raise ValueError("the game is over: no coin is left")
         if not self.solved:
@@ -612,10 +616,10 @@ cdef class ShortEngine:
 
     @cython.critical_section
     def take(self, move):
-        """``Engine.take(move)`` of a move as the engine names it, else None. O(1)."""
-        # "left" or "right" (the Move is made), or a Move of the row's coin at that end
-        # with an int index, position and coin (returned as it is). Any other move gets
-        # None, and the caller checks it (Engine._short_take).
+        """``Engine.take(move)`` of a move named as the engine names it: ``"left"`` or
+        ``"right"`` (the Move is made), or a Move of the row's coin at that end with an int
+        index, position and coin (returned as it is); None for any other move, which the
+        caller checks (``Engine._short_take``). O(1)."""
         cdef Py_ssize_t flat
         cdef bint from_left
         cdef PyObject *end
@@ -648,21 +652,21 @@ cdef class ShortEngine:
 
     @cython.critical_section
     def bounds(self):
-        """``(start, stop)``: the window still on the table."""
+        """``(start, stop)``: the window of the coins still on the table. O(1)."""
         return self.start, self.stop
 
     def __len__(self):
         return self.stop - self.start
 
     def coins(self):
-        """The row's coins, taken or not: an ``array('q')``."""
+        """Every coin of the row, taken or not, as an ``array('q')``. O(n)."""
         cdef array out = clone(_INTS, self.n, False)
         memcpy(out.data.as_longlongs, self.data, self.n * sizeof(int64_t))
         return out
 
     @cython.critical_section
     def copy(self):
-        """An independent copy."""
+        """An independent state at the same window. O(n)."""
         cdef ShortEngine twin = ShortEngine.__new__(ShortEngine)
         memcpy(twin.data, self.data, self.n * sizeof(int64_t))
         twin.n, twin.start, twin.stop = self.n, self.start, self.stop
@@ -672,8 +676,8 @@ cdef class ShortEngine:
 
 
 def engine(row, move_type):
-    """The ``ShortEngine`` of a short list of ints (moves of ``move_type``), else None."""
-    # At most 64 ints within int64 whose magnitudes sum to at most 2^63 - 1. O(n).
+    """A ``ShortEngine`` of ``row``, a list or tuple of at most 64 ints within int64 whose
+    magnitudes sum to at most 2^63 - 1 (its moves made as ``move_type``), else None. O(n)."""
     cdef ShortEngine state
     cdef Row r
     cdef Py_ssize_t i

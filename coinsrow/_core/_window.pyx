@@ -34,9 +34,9 @@ from coinsrow._core._row_helpers cimport (_first_not_finite, _one_row_float_prof
                                           _one_row_greedy, _reduce_into)
 from coinsrow._core._signals cimport _forest_signals
 from coinsrow._core._sort cimport _sort_ids_by_key
-from coinsrow._core._window_forests cimport (_F_LIMIT, _H_LIMIT, _w_alloc_each, _w_alloc_stacks,
-                                             _w_forests_counted, _w_free_each, _w_heights,
-                                             _w_key_less)
+from coinsrow._core._window_forests cimport (_F_LIMIT, _H_LIMIT, _w_alloc_each, _w_alloc_numbers,
+                                             _w_alloc_stacks, _w_forests_counted, _w_free_each,
+                                             _w_heights, _w_key_less, _w_regrown)
 
 from array import array as _window_array
 
@@ -47,23 +47,6 @@ WINDOW_INT64_LIMIT = 2**59
 # coins, so none can overflow while the sum of the coins' magnitudes stays below this; past
 # it the structures report OVERFLOW and the floats are solved exactly as Fractions (the
 # answers rounded once).
-
-
-cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
-                           coin_t **sp, coin_t **tail) noexcept nogil:
-    """The numbers of a RowWindows: heights, block values, subtree sums and stack sums of nb
-    boundaries and the nil node (whose value and sum are zero), the Fruitless terms of k
-    components (zero). False when out of memory (every pointer set, NULL where it failed)."""
-    cdef coin_t **per_boundary[4]
-    cdef bint ok
-    per_boundary[:] = [h, val, alt, sp]
-    ok = _w_alloc_each(per_boundary, 4, nb + 1)
-    tail[0] = <coin_t *> calloc(k + 1, sizeof(coin_t))
-    if not ok or tail[0] == NULL:
-        return False
-    val[0][nb] = 0
-    alt[0][nb] = 0
-    return True
 
 
 # ---------------------------------------------------------------------------------------
@@ -214,18 +197,37 @@ cdef int _w_add_all(_Win *w, coin_t *val, coin_t *alt, int64_t node0, const uint
         free(spine)
 
 
-cdef void *_w_regrown(void *p, size_t size) except NULL:
-    """p reallocated to ``size`` bytes; MemoryError when refused (p then stays valid and
-    unchanged). O(size)."""
-    cdef void *q = realloc(p, size)
-    if q == NULL:
-        raise MemoryError()
-    return q
+cdef void _w_note_now(_Win *w, coin_t *val, coin_t *alt, int64_t t) noexcept nogil:
+    """The work of _w_note (_window.pxd), in one place rather than inlined at every change of
+    the structure (about 9 KB of code less in all)."""
+    cdef _WNote *note
+    cdef _WNote *grown
+    if w.n_notes == w.cap_notes:  # only a safety net: _w_journal_open reserved the room
+        grown = <_WNote *> realloc(w.notes, 2 * (w.cap_notes + 1) * sizeof(_WNote))
+        if grown == NULL:
+            w.lost = True
+            return
+        w.notes = grown
+        w.cap_notes = 2 * (w.cap_notes + 1)
+    note = &w.notes[w.n_notes]
+    w.n_notes += 1
+    w.noted[t] = 1
+    note.t, note.tl, note.tr, note.sz = t, w.tl[t], w.tr[t], w.sz[t]
+    if coin_t is double:
+        note.val.f, note.alt.f = val[t], alt[t]
+    else:
+        note.val.i, note.alt.i = val[t], alt[t]
+    note.nxt = w.nxt[t] if t < w.nil else 0
+    note.prv = w.prv[t] if t < w.nil else 0
+    note.in_tree = w.in_tree[t] if w.in_tree != NULL and t < w.nil else 0
+    note.was_in = _w_contains(w, val, t)
 
 
 cdef inline void _w_add_block(_Win *w, coin_t *h, coin_t *val, coin_t *alt,
                               int64_t t, int64_t u) noexcept nogil:
     """Keep the block [t, u): link the boundaries and insert its value."""
+    _w_note(w, val, alt, t)
+    _w_note(w, val, alt, u)
     val[t] = h[t] + h[u]
     w.nxt[t] = u
     w.prv[u] = t
@@ -320,6 +322,8 @@ cdef int _w_win_alloc(_Win *w, int64_t nb) noexcept nogil:
     w.root = nb
     w.in_tree = NULL
     w.gate = nb + 1
+    w.cells = nb + 1
+    _w_journal_init(w)
     _w_win_arrays(w, arrays)
     ok = _w_alloc_each(arrays, _W_ARRAYS, nb + 1)
     w.pri = <uint64_t *> malloc((nb + 1) * sizeof(uint64_t))
@@ -343,6 +347,7 @@ cdef void _w_win_free(_Win *w) noexcept nogil:
     cdef int64_t **arrays[_W_ARRAYS]
     free(w.in_tree)
     w.in_tree = NULL
+    _w_journal_free(w)
     _w_win_arrays(w, arrays)
     _w_free_each(arrays, _W_ARRAYS)
     free(w.pri)
@@ -669,6 +674,7 @@ cdef class RowWindows:
         else:
             self.val_i = <int64_t *> _w_regrown(self.val_i, cells * sizeof(int64_t))
             self.alt_i = <int64_t *> _w_regrown(self.alt_i, cells * sizeof(int64_t))
+        self.w.cells = cells
         for i in range(nil + 1, cells):
             self.w.pri[i] = _w_priority(<uint64_t> i)
             self.w.tl[i] = nil
@@ -752,12 +758,7 @@ cdef class RowWindows:
         if c < self.n_rows:
             _w_pop_left_any(self, c)
             return
-        if self.is_float:
-            self.fruitless += _w_pop_stack_top(self, c, self.hf, self.val_f, self.alt_f,
-                                               self.sp_f, self.tail_f)
-        else:
-            self.fruitless += _w_pop_stack_top(self, c, self.hi, self.val_i, self.alt_i,
-                                               self.sp_i, self.tail_i)
+        _w_pop_stack_top_any(self, c)
 
     @cython.critical_section
     def pop_right(self, Py_ssize_t c):
@@ -766,6 +767,14 @@ cdef class RowWindows:
             raise IndexError(c)
         self.coins_left -= 1
         _w_pop_right_any(self, c)
+
+    @cython.critical_section
+    def value_after(self, Py_ssize_t c, bint from_left, frozen=None):
+        """The value after taking the left end of row c (the top of stack c) or its right
+        end, the structure left exactly as it was (with ``frozen``: ForestWindows' value, see
+        ``_w_value_after`` in _window.pxd). Costs what that pop costs, twice: O(log n) for a
+        typical move, O(b log n) when it puts b blocks in the treap."""
+        return _w_value_after(self, c, from_left, frozen)
 
     @cython.critical_section
     def blocks(self, Py_ssize_t c):

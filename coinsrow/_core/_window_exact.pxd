@@ -12,6 +12,7 @@ cdef class RowWindowsExact:
     cdef object ranks, ns, ps, par1, par2
     cdef int64_t nil, root, gate, coins_left, first_stack
     cdef object fruitless, zero
+    cdef dict notes  # the undo journal of a take rolled back (value_after), else None
     cdef readonly Py_ssize_t rows
     cdef readonly Py_ssize_t n_rows
     cdef readonly int status
@@ -39,3 +40,7 @@ cdef class RowWindowsExact:
     cdef object _greedy_with(self, object frozen)
     cdef int64_t _add_cells(self, int64_t extra)
     cdef void _insert_block(self, int64_t node, object value)
+    cdef bint _contains(self, int64_t t)
+    cdef void _note(self, int64_t t)
+    cdef void _undo(self)
+    cdef object _value_after(self, Py_ssize_t c, bint from_left, object frozen)

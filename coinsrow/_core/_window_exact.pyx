@@ -152,6 +152,7 @@ cdef class RowWindowsExact:
         self.coins_left = sum([stops[c] - starts[c] for c in range(k)])
         self.first_stack = n_rows
         self.fruitless = zero
+        self.notes = None
         self.ys_of = [None] * k
         self.pm_of = [None] * k
         self.sp_of = [None] * k
@@ -253,6 +254,9 @@ cdef class RowWindowsExact:
         return i
 
     cdef void _add_block(self, int64_t t, int64_t u):
+        if self.notes is not None:
+            self._note(t)
+            self._note(u)
         self.val[t] = self.h[t] + self.h[u]
         self.nxt[t] = u
         self.prv[u] = t
@@ -262,6 +266,8 @@ cdef class RowWindowsExact:
         self._tree_add(t)
 
     cdef void _tree_add(self, int64_t t):
+        if self.notes is not None:
+            self._note(t)
         self.alt[t] = self.val[t]
         self.tl[t] = self.nil
         self.tr[t] = self.nil
@@ -271,6 +277,8 @@ cdef class RowWindowsExact:
         self.root = self._insert(self.root, t)
 
     cdef void _drop_block(self, int64_t t):
+        if self.notes is not None:
+            self._note(t)
         if self.in_tree is not None:
             if not self.in_tree[t]:
                 return
@@ -383,6 +391,72 @@ cdef class RowWindowsExact:
         self.gate = self.nil + 1
         self._pop_right(c)
 
+    # -- the value after a move, the structure left as it was (see _w_value_after) ----------
+
+    cdef bint _contains(self, int64_t t):
+        """Is node t in the treap? (see ``_w_contains``) O(log n)."""
+        cdef int64_t i = self.root
+        while i != self.nil:
+            if i == t:
+                return True
+            i = self.tl[i] if self._before(t, i) else self.tr[i]
+        return False
+
+    cdef void _note(self, int64_t t):
+        """Node t as it is, the first time a journaled take is about to change it (see
+        ``_w_note``)."""
+        if t in self.notes:
+            return
+        boundary = t < self.nil
+        self.notes[t] = (
+            self._contains(t), self.val[t], self.alt[t], self.tl[t], self.tr[t], self.sz[t],
+            self.nxt[t] if boundary else None, self.prv[t] if boundary else None,
+            self.in_tree[t] if boundary and self.in_tree is not None else None)
+
+    cdef void _undo(self):
+        """Roll the journaled take back (see ``_w_undo``, and why the treap is then the same
+        node for node). O(m log n) for its m notes."""
+        cdef dict notes = self.notes
+        self.notes = None
+        for t in notes:
+            if self._contains(t):
+                self.root = self._delete(self.root, t)
+        fields = (self.val, self.alt, self.tl, self.tr, self.sz, self.nxt, self.prv,
+                  self.in_tree)
+        for t, note in notes.items():
+            for column, x in zip(fields, note[1:]):
+                if x is not None:
+                    column[t] = x
+        for t, note in notes.items():
+            if note[0]:
+                self._tree_add(t)
+
+    cdef object _value_after(self, Py_ssize_t c, bint from_left, object frozen):
+        """The value after taking an end of component c (``value()``, or with ``frozen`` not
+        None the Greedy sum with it, as ``ForestWindowsExact.value()``), the structure left as
+        it was: the pop journaled and rolled back, as ``_w_value_after`` does."""
+        if (not 0 <= c < self.rows or self.left[c] == self.right[c]
+                or (not from_left and c >= self.n_rows)):
+            raise IndexError(c)
+        saved = (self.left[c], self.right[c], self.coins_left, self.fruitless, self.gate,
+                 self.m_of[c], self.tail_of[c])
+        self.notes = {}
+        try:
+            if from_left:
+                self.pop_left(c)
+            else:
+                self.pop_right(c)
+            return self.value() if frozen is None else self._greedy_with(frozen)
+        finally:
+            self._undo()
+            (self.left[c], self.right[c], self.coins_left, self.fruitless, self.gate,
+             self.m_of[c], self.tail_of[c]) = saved
+
+    def value_after(self, Py_ssize_t c, bint from_left, frozen=None):
+        """``RowWindows.value_after``: the value after taking an end of component c, the
+        structure left exactly as it was. Costs what that pop costs, twice."""
+        return self._value_after(c, from_left, frozen)
+
     # -- queries (the interface of RowWindows) -------------------------------------------------
 
     def value(self):
@@ -455,6 +529,8 @@ cdef class RowWindowsExact:
 
     cdef void _insert_block(self, int64_t node, object value):
         """Put block ``node`` (from ``_add_cells``) in the treap, worth ``value``."""
+        if self.notes is not None:
+            self._note(node)
         self.val[node] = value
         self._tree_add(node)
 

@@ -52,4 +52,9 @@ cdef int _w_heights(const coin_t[::1] coins, int64_t start, int64_t stop, coin_t
 cdef int _window_forests_into(const int64_t[::1] keys, int64_t[::1] ns, int64_t[::1] ps,
                               int64_t[::1] par1, int64_t[::1] par2) except -1
 
+cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
+                           coin_t **sp, coin_t **tail) noexcept nogil
+
+cdef void *_w_regrown(void *p, size_t size) except NULL
+
 cdef int _w_alloc_stacks(int64_t **stacks[], int64_t cells) except -1

@@ -122,6 +122,32 @@ cdef int _w_forests_counted(coin_t *h, int64_t lo, int64_t hi, int64_t *ns, int6
     return 0
 
 
+cdef bint _w_alloc_numbers(int64_t nb, Py_ssize_t k, coin_t **h, coin_t **val, coin_t **alt,
+                           coin_t **sp, coin_t **tail) noexcept nogil:
+    """The numbers of a RowWindows: heights, block values, subtree sums and stack sums of nb
+    boundaries and the nil node (whose value and sum are zero), the Fruitless terms of k
+    components (zero). False when out of memory (every pointer set, NULL where it failed)."""
+    cdef coin_t **per_boundary[4]
+    cdef bint ok
+    per_boundary[:] = [h, val, alt, sp]
+    ok = _w_alloc_each(per_boundary, 4, nb + 1)
+    tail[0] = <coin_t *> calloc(k + 1, sizeof(coin_t))
+    if not ok or tail[0] == NULL:
+        return False
+    val[0][nb] = 0
+    alt[0][nb] = 0
+    return True
+
+
+cdef void *_w_regrown(void *p, size_t size) except NULL:
+    """p reallocated to ``size`` bytes; MemoryError when refused (p then stays valid and
+    unchanged). O(size)."""
+    cdef void *q = realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
+
+
 cdef int _w_alloc_stacks(int64_t **stacks[], int64_t cells) except -1:
     """The two stacks of _w_forests_counted, ``cells`` entries each, into stacks[0][0] and
     stacks[1][0]; MemoryError (and nothing left allocated) when out of memory."""
