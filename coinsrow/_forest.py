@@ -267,26 +267,28 @@ class LiveForest:
         """The current roots in increasing order. O(r log r) for r roots (O(n) once)."""
         roots = self._roots
         if roots is None:
-            mask, parents = self._mask, self.parents
-            self._children_lists()
-            roots = self._roots = {i for i in range(self.size) if not mask[i]
-                                   and (parents[i] < 0 or mask[parents[i]])}
+            return self._build()[0]
         return sorted(roots)
+
+    def _build(self) -> tuple[list[int], array, array]:
+        """The children lists and the set of current roots, in one compiled pass
+        (``forest_children_and_roots``): the roots in increasing order, first child and next
+        sibling. O(n)."""
+        size = self.size
+        first_child = array("q", bytes(8 * size))
+        next_sibling = array("q", bytes(8 * size))
+        found = _core.forest_children_and_roots(self.parents, self._mask, first_child,
+                                                next_sibling)
+        self._first_child, self._next_sibling = first_child, next_sibling
+        self._roots = set(found)
+        return found, first_child, next_sibling
 
     def _children_lists(self) -> tuple[array, array]:
         """Every node's children in increasing order, as first child and next sibling
         (-1: none), built on the first call. O(n) once, then O(1)."""
         first_child, next_sibling = self._first_child, self._next_sibling
         if first_child is None or next_sibling is None:
-            parents, size = self.parents, self.size
-            first_child = array("q", [-1]) * size
-            next_sibling = array("q", [-1]) * size
-            for node in range(size - 1, -1, -1):
-                parent = parents[node]
-                if parent >= 0:
-                    next_sibling[node] = first_child[parent]
-                    first_child[parent] = node
-            self._first_child, self._next_sibling = first_child, next_sibling
+            _, first_child, next_sibling = self._build()
         return first_child, next_sibling
 
     def children(self, node: int) -> list[int]:

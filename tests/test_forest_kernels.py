@@ -27,7 +27,7 @@ from alarms import raised_in, stop_after
 from coinsrow import Game, _core
 from coinsrow._dispatch import EXACT
 
-from generators import relabelled, small_coins
+from generators import random_parents, relabelled, small_coins
 from modes import scaled
 from oracles import block_merging_value
 
@@ -539,3 +539,40 @@ def test_ctrl_c_stops_the_value_of_a_big_forest():
     assert words[:2] == ["interrupted", "True"], (out, err)
     # How long the kernel took to stop, for the record (the machine may be busy: not asserted).
     print(f"stopped {float(words[2]) - sent:.3f} s after SIGINT")
+
+
+def test_children_and_roots_of_a_live_forest_against_python():
+    """forest_children_and_roots: each node's children in increasing order and the roots of
+    the nodes left, on random forests (paths, stars, random shapes) with random nodes gone
+    (any set closed upwards, as play leaves it, and any set at all)."""
+    rng = random.Random(404)
+    for trial in range(scaled(600)):
+        n = rng.choice((0, 1, 2, 3, rng.randint(4, 40), rng.randint(41, 400)))
+        shape = rng.random()
+        if shape < 0.2:
+            parents = [k - 1 for k in range(n)]                      # a path
+        elif shape < 0.4:
+            parents = [-1] + [0] * (n - 1) if n else []              # a star
+        else:  # numbered at random (a parent may come after its child) on even trials
+            parents = random_parents(rng, n, shuffled=trial % 2 == 0)
+        removed = bytearray(n)
+        if trial % 2:
+            for node in range(n):  # parents numbered first: the nodes gone are taken roots
+                if parents[node] < 0 or removed[parents[node]]:
+                    removed[node] = rng.random() < 0.5
+        else:
+            removed = bytearray(rng.random() < 0.3 for _ in range(n))
+        first_child, next_sibling = array("q", bytes(8 * n)), array("q", bytes(8 * n))
+        roots = _core.forest_children_and_roots(array("q", parents), removed, first_child,
+                                                next_sibling)
+        assert roots == [v for v in range(n) if not removed[v]
+                         and (parents[v] < 0 or removed[parents[v]])]
+        for node in range(n):
+            children, child = [], first_child[node]
+            while child >= 0:
+                children.append(child)
+                child = next_sibling[child]
+            assert children == [v for v in range(n) if parents[v] == node]
+    with pytest.raises(ValueError, match="lengths"):
+        _core.forest_children_and_roots(array("q", [-1, 0]), bytearray(1), array("q", [0, 0]),
+                                        array("q", [0, 0]))

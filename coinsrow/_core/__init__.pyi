@@ -27,8 +27,9 @@ __all__ = [
     "WINDOW_INT64_LIMIT", "RowWindows", "RowWindowsExact", "pizza_profits",
     "pizza_profits_exact", "window_pizza", "window_pizza_exact",
     "SubRows", "SubRowsExact",
-    "ForestWindows", "ForestWindowsExact", "forest_check", "forest_play", "forest_play_exact",
-    "forest_profits", "forest_profits_exact", "forest_value", "forest_value_exact",
+    "ForestWindows", "ForestWindowsExact", "forest_check", "forest_children_and_roots",
+    "forest_play", "forest_play_exact", "forest_profits", "forest_profits_exact",
+    "forest_value", "forest_value_exact",
     "batch_check_offsets", "batch_pack_int_lists", "batch_solve", "batch_solve_exact",
     "cooperative_max", "cooperative_max_exact",
     "Packing", "PackSpan", "pack_components",
@@ -288,6 +289,10 @@ class SubRowsExact:
 
 def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
     """``(problem, node)``: a parent out of range or a cycle, and the node it is found at."""
+
+def forest_children_and_roots(parents: Buffer, removed: Buffer, first_child: Buffer,
+                              next_sibling: Buffer) -> list[int]:
+    """Fill each node's children lists; the current roots in increasing order. O(n)."""
 
 def forest_value(
     coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,

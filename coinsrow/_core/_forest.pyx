@@ -318,6 +318,33 @@ def forest_check(const int64_t[::1] parents):
     return _codes.ForestProblem(code), bad
 
 
+def forest_children_and_roots(const int64_t[::1] parents, const uint8_t[::1] removed,
+                              int64_t[::1] first_child, int64_t[::1] next_sibling):
+    """Every node's children and the current roots of a live forest, in one C pass.
+
+    ``parents`` is a checked parent array (``forest_check``), ``removed[i]`` is 1 for a node
+    gone. Fills ``first_child`` and ``next_sibling`` (as long as ``parents``): each node's
+    children in increasing order as a linked list, -1 for none. Returns the roots (nodes not
+    removed whose parent is none or removed) as a list in increasing order. O(n) time; what
+    the engine built in a Python loop (0.47 s at 10^6 nodes) before its first ``moves()``.
+    """
+    cdef Py_ssize_t n = parents.shape[0]
+    cdef int64_t node, parent
+    if removed.shape[0] != n or first_child.shape[0] != n or next_sibling.shape[0] != n:
+        raise ValueError("forest_children_and_roots: arrays of different lengths")
+    with nogil:
+        for node in range(n):
+            first_child[node] = -1
+        for node in range(n - 1, -1, -1):
+            parent = parents[node]
+            next_sibling[node] = -1
+            if parent >= 0:
+                next_sibling[node] = first_child[parent]
+                first_child[parent] = node
+    return [node for node in range(n)
+            if not removed[node] and (parents[node] < 0 or removed[parents[node]])]
+
+
 # -- the engine's structure --------------------------------------------------------------------
 
 cdef class ForestWindows:
