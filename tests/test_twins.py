@@ -27,11 +27,12 @@ from window_check import check_windows
 Status = _core.Status
 INT64_STYLES = tuple(style for style in ROW_STYLES if style != "big")
 
-# Names in _core that compute nothing on coins (argument checks, packing coins into one
-# buffer, a span of an Arrow list array to pack, the scratch kept between calls, tasks on
-# threads) and so have no twin.
-NOT_KERNELS = {"forest_check", "batch_check_offsets", "batch_pack_int_lists", "pack_components",
-               "PackSpan", "scratch_kept", "scratch_release", "run_on_threads"}
+# Names in _core that compute nothing on coins (argument checks, a forest's children and
+# roots, packing coins into one buffer, a span of an Arrow list array to pack, the scratch
+# kept between calls, tasks on threads) and so have no twin.
+NOT_KERNELS = {"forest_check", "forest_children_and_roots", "batch_check_offsets",
+               "batch_pack_int_lists", "pack_components", "PackSpan", "scratch_kept",
+               "scratch_release", "run_on_threads"}
 
 
 def _kernel_names() -> list[str]:
