@@ -3,8 +3,9 @@ first moves, each against the same coins in the shape they are simplest in.
 
     python benchmarks/forest_end_to_end.py [--n 1000000] [--repeat 5] [--components 100000]
 
-Every figure is a ratio of two medians of ``--repeat`` wall-clock timings taken in turn in
-one process (the machine is shared: compare the ratios, not the seconds):
+Every figure is a ratio of two medians of ``--repeat`` CPU-time timings taken in turn in one
+process (``components_bench.medians``; the machine is shared: compare the ratios, not the
+seconds):
 
 - built from NumPy arrays then ``value()``: a random recursive forest and a star (a root and
   n - 1 leaves) against ``Game(rows=[coins]).value()`` on the same coins, and a path against
@@ -26,9 +27,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,20 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from components_bench import medians  # noqa: E402
 from plain_c import PlainC  # noqa: E402
 
 import coinsrow  # noqa: E402
-
-
-def medians(tasks: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """Median wall time of each task, the tasks timed in turn ``repeat`` times."""
-    times: dict[str, list[float]] = {name: [] for name in tasks}
-    for _ in range(repeat):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def shapes(n: int, seed: int) -> dict[str, np.ndarray]:
