@@ -11,8 +11,13 @@ _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 _DATABASE = ({"database": DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}")}
              if _WORKER else {})
 
+# Hypothesis' own number of examples a test by default; CI (.ci/run) draws twice as many.
 settings.register_profile(
-    "default", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    "default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    **_DATABASE,
+)
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow],
     **_DATABASE,
 )
 settings.register_profile("quick", max_examples=30, deadline=None, **_DATABASE)

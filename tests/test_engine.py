@@ -625,7 +625,7 @@ def test_engine_on_larger_forests_against_game_values():
     """Hundreds of nodes: every value against Game.value() of the same position, every best
     move against Game.best_move(), the opponent random."""
     rng = random.Random(43)
-    for game in range(scaled(30)):
+    for game in range(scaled(15)):
         rows, stacks, values, parents = _forest_position(rng, 300)
         if game % 3 == 0:
             values = [Fraction(x, 5) for x in values]
@@ -842,7 +842,7 @@ def test_an_engine_shared_by_threads_plays_each_coin_once(kind):
     import threading
 
     rng = random.Random(5102)
-    n = scaled(4000)
+    n = scaled(2000)
     values = [rng.randint(-50, 50) for _ in range(n)]
     if kind == "row":
         game = Game(rows=[values])

@@ -449,7 +449,7 @@ def test_interrupts_at_random_moments_of_building_intervals():
     built: each build ends with KeyboardInterrupt within a second (never a hang, a crash or
     an ignored signal); the row, the Intervals built before and new ones answer right."""
     n = 2 * 10**5 if EXACT else 3 * 10**6
-    rounds = 12
+    rounds = 6
     code = INTERVALS_CHILD.format(n=n, rounds=rounds, round_function=CHILD_ROUND)
     latencies, last = signals_at_random_moments(code, rounds, 13)
     assert max(latencies) < 1.0, latencies

@@ -214,18 +214,28 @@ MISTAKES = {
 }
 
 
-def _mypy_user(tmp_path: Path, name: str, script: str) -> subprocess.CompletedProcess[str]:
-    """mypy --strict on ``script`` as a user runs it: only the script's own errors count."""
-    path = tmp_path / name
-    path.write_text(script)
+def _mypy_user(tmp_path: Path, scripts: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
+    """mypy --strict on user ``scripts`` (file name -> text) as a user runs it, in one run
+    (one start of mypy and one reading of the standard library's stubs for all of them):
+    the errors of each script, as (line, message). Only the scripts' own errors count."""
+    for name, script in scripts.items():
+        (tmp_path / name).write_text(script)
     config = tmp_path / "mypy.ini"  # mypy's defaults, not the project's configuration
     config.write_text("[mypy]\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
     if not _is_installed(PACKAGE_DIR.parent):
         env["MYPYPATH"] = str(PACKAGE_DIR.parent)  # an in-place or editable build
-    return _python(["-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
-                    "--show-error-codes", "--cache-dir", str(tmp_path / "mypy_cache"),
-                    "--config-file", str(config), str(path)], tmp_path, env)
+    result = _python(["-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
+                      "--show-error-codes", "--cache-dir", str(tmp_path / "mypy_cache"),
+                      "--config-file", str(config), *(str(tmp_path / name) for name in scripts)],
+                     tmp_path, env)
+    assert result.returncode in (0, 1), f"mypy did not run:\n{result.stdout}\n{result.stderr}"
+    found: dict[str, list[tuple[int, str]]] = {name: [] for name in scripts}
+    for line in result.stdout.splitlines():
+        parts = line.split(":", 3)
+        if len(parts) == 4 and "error" in parts[2]:
+            found[Path(parts[0]).name].append((int(parts[1]), parts[3]))
+    return found
 
 
 def _run_script(tmp_path: Path, name: str) -> None:
@@ -237,26 +247,24 @@ def _run_script(tmp_path: Path, name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["user", "numpy"])
-def test_user_script_passes_mypy_strict_and_runs(tmp_path: Path, name: str) -> None:
+def test_user_scripts_pass_mypy_strict_and_run_and_mistakes_are_caught(tmp_path: Path) -> None:
+    """A user's scripts (plain Python numbers; NumPy arrays) pass mypy --strict and run (the
+    static types are the run-time ones); a script of mistakes gets each expected error."""
     pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
-    if name == "numpy":
-        pytest.importorskip("numpy")
-    script = USER_SCRIPT if name == "user" else NUMPY_SCRIPT
-    result = _mypy_user(tmp_path, f"{name}_script.py", script)
-    assert result.returncode == 0, f"mypy --strict on a user's script:\n{result.stdout}"
-    _run_script(tmp_path, f"{name}_script.py")  # the static types are the run-time ones
-
-
-@pytest.mark.slow
-def test_user_script_mistakes_are_caught_by_mypy(tmp_path: Path) -> None:
-    pytest.importorskip("mypy", reason="mypy is not installed (it is in the 'test' group)")
-    result = _mypy_user(tmp_path, "mistakes.py", MISTAKES_SCRIPT)
-    found: dict[int, list[str]] = {}
-    for line in result.stdout.splitlines():
-        parts = line.split(":", 3)
-        if len(parts) == 4 and parts[0].endswith("mistakes.py") and "error" in parts[2]:
-            found.setdefault(int(parts[1]), []).append(parts[3])
-    assert set(found) == set(MISTAKES), result.stdout
+    scripts = {"user_script.py": USER_SCRIPT, "mistakes.py": MISTAKES_SCRIPT}
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        scripts["numpy_script.py"] = NUMPY_SCRIPT
+    found = _mypy_user(tmp_path, scripts)
+    for name in scripts.keys() - {"mistakes.py"}:
+        assert found[name] == [], f"mypy --strict on a user's script {name}: {found[name]}"
+        _run_script(tmp_path, name)
+    lines: dict[int, list[str]] = {}
+    for line_number, message in found["mistakes.py"]:
+        lines.setdefault(line_number, []).append(message)
+    assert set(lines) == set(MISTAKES), found["mistakes.py"]
     for line_number, message in MISTAKES.items():
-        assert any(message in text for text in found[line_number]), result.stdout
+        assert any(message in text for text in lines[line_number]), found["mistakes.py"]
