@@ -236,14 +236,17 @@ class LiveForest:
     ``parents``, ``removed()``, ``is_root(node)``, ``roots()``) in O(1), except ``roots()``:
     O(r log r) for the r roots, from the set of current roots that ``take`` keeps (built on
     the first call, O(n); a path of 10^5 nodes with one root: a few microseconds a call
-    instead of 10 ms, benchmarks/engine_bench.py). ``state()`` is an immutable
-    ``ForestState`` of it, O(n).
+    instead of 10 ms, benchmarks/engine_bench.py). With ``roots`` (an engine's: its
+    structure's ``roots``, which keeps them as it plays), ``roots()`` asks it instead, and
+    ``take`` only marks the node gone: an engine's first ``moves()`` builds nothing (the
+    children lists took 16 ms at 10^6 nodes) and a move keeps no Python set. ``state()`` is
+    an immutable ``ForestState`` of it, O(n).
     """
 
     __slots__ = ("base", "parents", "size", "component", "left", "_mask", "_roots",
-                 "_first_child", "_next_sibling")
+                 "_first_child", "_next_sibling", "_kept_roots")
 
-    def __init__(self, state: ForestState) -> None:
+    def __init__(self, state: ForestState, roots: Callable[[], list[int]] | None = None) -> None:
         self.base = state.base
         self.parents = state.parents
         self.size = state.size
@@ -254,6 +257,7 @@ class LiveForest:
         self._roots: set[int] | None = None
         self._first_child: array | None = None
         self._next_sibling: array | None = None
+        self._kept_roots = roots
 
     def removed(self) -> bytearray:
         """``removed()[i]`` is 1 when node i is gone (the live mask itself: read it only)."""
@@ -265,6 +269,9 @@ class LiveForest:
 
     def roots(self) -> list[int]:
         """The current roots in increasing order. O(r log r) for r roots (O(n) once)."""
+        kept = self._kept_roots
+        if kept is not None:
+            return kept()
         roots = self._roots
         if roots is None:
             return self._build()[0]

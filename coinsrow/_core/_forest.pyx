@@ -39,7 +39,7 @@ from coinsrow._core._window cimport RowWindows, _w_close, _w_note_node, _w_open
 from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
-from coinsrow._core._sort cimport _alternate_sorted
+from coinsrow._core._sort cimport _alternate_sorted, _sort_ascending
 from coinsrow._core._forest_blocks cimport _FOREST_WIDE, _forest_released, _forest_released_wide
 from coinsrow._core._forest_play cimport (_forest_not_finite, _forest_play_into, _link_children,
                                           _slot_blocks, _slot_count, _slots_of)
@@ -372,7 +372,7 @@ cdef class ForestWindows:
     cdef readonly int64_t bad_index
     cdef Py_ssize_t k
     cdef Py_ssize_t n_rows
-    cdef int64_t nf, n_slots, node0, roots_size
+    cdef int64_t nf, n_slots, node0, roots_size, fbase
     cdef int64_t *sflat
     cdef int64_t *spar
     cdef int64_t *scomp
@@ -381,7 +381,7 @@ cdef class ForestWindows:
     cdef int64_t *next_sib
     cdef int64_t *merged_first
     cdef int64_t *merged_next
-    cdef int64_t *roots        # a min-heap of slots holding every current root (and old ones)
+    cdef int64_t *root_heap    # a min-heap of slots holding every current root (and old ones)
     cdef int64_t *stack_top    # per component: the slot of a stack's top
     cdef int64_t *stack_end    # per component: one past a stack's last slot
     cdef int64_t *first_slot   # per component: a stack's first slot
@@ -413,6 +413,7 @@ cdef class ForestWindows:
         self.k = starts.shape[0]
         self.n_rows = n_rows
         self.nf = parents.shape[0]
+        self.fbase = fbase
         if self.is_float:
             cf = coins
             self.bad_index = _forest_not_finite(cf, starts, stops, fbase, removed)
@@ -451,7 +452,7 @@ cdef class ForestWindows:
         self.next_sib = <int64_t *> malloc(size * sizeof(int64_t))
         self.merged_first = <int64_t *> malloc(size * sizeof(int64_t))
         self.merged_next = <int64_t *> malloc(size * sizeof(int64_t))
-        self.roots = <int64_t *> malloc(size * sizeof(int64_t))
+        self.root_heap = <int64_t *> malloc(size * sizeof(int64_t))
         self.stack_top = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
         self.stack_end = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
         self.first_slot = <int64_t *> malloc((self.k + 1) * sizeof(int64_t))
@@ -467,7 +468,7 @@ cdef class ForestWindows:
         if (self.sflat == NULL or self.spar == NULL or self.scomp == NULL
                 or self.slot_of_node == NULL or self.first_child == NULL
                 or self.next_sib == NULL or self.merged_first == NULL
-                or self.merged_next == NULL or self.roots == NULL or self.stack_top == NULL
+                or self.merged_next == NULL or self.root_heap == NULL or self.stack_top == NULL
                 or self.stack_end == NULL or self.first_slot == NULL or self.comp_start == NULL
                 or self.comp_stop == NULL or self.released == NULL or self.gone == NULL
                 or alive == NULL or (self.K_f == NULL and self.K_i == NULL)):
@@ -494,7 +495,7 @@ cdef class ForestWindows:
             self.roots_size = 0
             for s in range(S):
                 if self.spar[s] < 0:
-                    _min_push(self.roots, &self.roots_size, s)
+                    _min_push(self.root_heap, &self.roots_size, s)
                 if not alive[s] and not self.released[s]:
                     if self.is_float:
                         self.frozen_f += self.K_f[s]
@@ -525,7 +526,7 @@ cdef class ForestWindows:
         free(self.next_sib)
         free(self.merged_first)
         free(self.merged_next)
-        free(self.roots)
+        free(self.root_heap)
         free(self.stack_top)
         free(self.stack_end)
         free(self.first_slot)
@@ -559,7 +560,7 @@ cdef class ForestWindows:
             x = self.merged_next[x]
         ch = self.first_child[s]
         while ch >= 0:
-            _min_push(self.roots, &self.roots_size, ch)
+            _min_push(self.root_heap, &self.roots_size, ch)
             ch = self.next_sib[ch]
 
     cdef object _value_after_slot(self, int64_t s):
@@ -626,9 +627,9 @@ cdef class ForestWindows:
         return self._value_after_slot(self._root_slot(node))
 
     cdef int64_t _lowest_root(self) noexcept:
-        while self.roots_size > 0 and self.gone[self.roots[0]]:
-            _min_pop(self.roots, &self.roots_size)
-        return self.roots[0] if self.roots_size > 0 else -1
+        while self.roots_size > 0 and self.gone[self.root_heap[0]]:
+            _min_pop(self.root_heap, &self.roots_size)
+        return self.root_heap[0] if self.roots_size > 0 else -1
 
     @cython.critical_section
     def value(self):
@@ -652,6 +653,16 @@ cdef class ForestWindows:
             s = self._lowest_root()
             if s < 0:
                 return -1, True, -1
+        # The take that usually follows reads these (a random tree's slot is anywhere in
+        # memory): requested now, they arrive while the engine builds its Move in Python.
+        # A move along the optimal line of a random 10^6-node forest: 2.9 -> 2.2 us.
+        coinsrow_prefetch(&self.gone[s])
+        coinsrow_prefetch(&self.spar[s])
+        coinsrow_prefetch(&self.released[s])
+        coinsrow_prefetch(&self.merged_first[s])
+        coinsrow_prefetch(&self.first_child[s])
+        if self.scomp[s] == self.k:
+            coinsrow_prefetch(&self.slot_of_node[self.sflat[s] - self.fbase])
         return self.scomp[s], True, self.sflat[s]
 
     @cython.critical_section
@@ -705,9 +716,39 @@ cdef class ForestWindows:
                           for t in range(rows.w.nil + 1, rows.w.cells)]
         state.update(frozen=self.frozen_f if self.is_float else self.frozen_i,
                      gone=self.gone[:self.n_slots],
-                     roots=[self.roots[t] for t in range(self.roots_size)],
+                     # The live roots: the taken ones the heap still holds are no part
+                     # of the position (``roots()`` drops them).
+                     roots=sorted([self.root_heap[t] for t in range(self.roots_size)
+                                   if not self.gone[self.root_heap[t]]]),
                      stack_top=[self.stack_top[t] for t in range(self.k)])
         return state
+
+    @cython.critical_section
+    def roots(self):
+        """The forest's current roots (node ids) in increasing order. The roots' heap holds
+        every root since the build, the taken ones too: those leave it here for good, and
+        the live ones stay sorted (a sorted array is a min-heap), so a call costs O(r log r)
+        for the r roots plus O(1) for each node taken since the last. What ``moves()`` lists:
+        no pass over the n nodes, and nothing kept in Python while the game is played."""
+        cdef int64_t i, m = 0, s
+        cdef uint64_t *spare
+        for i in range(self.roots_size):
+            s = self.root_heap[i]
+            if not self.gone[s]:
+                self.root_heap[m] = s
+                m += 1
+        self.roots_size = m
+        spare = <uint64_t *> malloc((m if m > 0 else 1) * sizeof(uint64_t))
+        if spare == NULL:
+            raise MemoryError()
+        try:
+            # In place, so the heap is the sorted array; ties cannot happen (distinct slots).
+            if _sort_ascending(self.root_heap, m, spare) == NO_MEMORY:
+                raise MemoryError()
+        finally:
+            free(spare)
+        return [self.sflat[self.root_heap[i]] - self.fbase for i in range(m)
+                if self.scomp[self.root_heap[i]] == self.k]
 
     @cython.critical_section
     def taken(self, int64_t node):

@@ -456,8 +456,8 @@ cdef class ForestWindowsExact:
     cdef readonly int64_t bad_index
     cdef Py_ssize_t k
     cdef Py_ssize_t n_rows
-    cdef int64_t nf, node0
-    cdef list flat, par, component, slot_of_node, K, merged, first_child, next_sib, roots
+    cdef int64_t nf, node0, fbase
+    cdef list flat, par, component, slot_of_node, K, merged, first_child, next_sib, root_heap
     cdef list stack_top, stack_end, first_slot, comp_start, comp_stop
     cdef bytearray released, gone
     cdef object frozen
@@ -476,6 +476,7 @@ cdef class ForestWindowsExact:
         self.k = starts.shape[0]
         self.n_rows = n_rows
         self.nf = parents.shape[0]
+        self.fbase = fbase
         self.bad_index = _forest_first_not_finite(coins, starts, stops, fbase, removed)
         if self.bad_index >= 0:
             self.status = NOT_FINITE
@@ -507,11 +508,11 @@ cdef class ForestWindowsExact:
                 self.next_sib[s] = self.first_child[p]
                 self.first_child[p] = s
         self.gone = bytearray(n)
-        self.roots = []
+        self.root_heap = []
         self.frozen = zero
         for s in range(n):
             if self.par[s] < 0:
-                heapq.heappush(self.roots, s)
+                heapq.heappush(self.root_heap, s)
             if alive[s]:
                 self._treap_add(s)
             elif not self.released[s]:
@@ -542,7 +543,7 @@ cdef class ForestWindowsExact:
             self._treap_add(x)
         ch = self.first_child[s]
         while ch >= 0:
-            heapq.heappush(self.roots, ch)
+            heapq.heappush(self.root_heap, ch)
             ch = self.next_sib[ch]
 
     def value(self):
@@ -603,11 +604,11 @@ cdef class ForestWindowsExact:
         if i >= 0:
             s = i - self.node0
         else:
-            while self.roots and self.gone[self.roots[0]]:
-                heapq.heappop(self.roots)
-            if not self.roots:
+            while self.root_heap and self.gone[self.root_heap[0]]:
+                heapq.heappop(self.root_heap)
+            if not self.root_heap:
                 return -1, True, -1
-            s = self.roots[0]
+            s = self.root_heap[0]
         return self.component[s], True, self.flat[s]
 
     def pop_left(self, Py_ssize_t c):
@@ -647,9 +648,17 @@ cdef class ForestWindowsExact:
         """``ForestWindows._state``: the whole structure as lists and numbers (the rows'
         lists are the structure's own)."""
         state = dict(self.rows._state())
-        state.update(frozen=self.frozen, gone=bytes(self.gone), roots=list(self.roots),
+        state.update(frozen=self.frozen, gone=bytes(self.gone),
+                     roots=sorted(s for s in self.root_heap if not self.gone[s]),
                      stack_top=list(self.stack_top))
         return state
+
+    def roots(self):
+        """``ForestWindows.roots``: the forest's current roots (node ids), increasing; the
+        taken ones leave the roots' heap for good (a sorted list is a heap)."""
+        self.root_heap = sorted(s for s in self.root_heap if not self.gone[s])
+        return [self.flat[s] - self.fbase for s in self.root_heap
+                if self.component[s] == self.k]
 
     def taken(self, int64_t node):
         """Whether forest node ``node`` is gone (taken, or gone when the structure was
