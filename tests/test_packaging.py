@@ -24,25 +24,19 @@ ROOT = Path(__file__).resolve().parent.parent
 # The release build of the compiled core (every extension module of coinsrow._core, Cython's
 # shared runtime included), as `pip install .` installs it: stripped of debug information
 # (the symbol table stays, for profilers). Measured on x86-64 Linux, twenty-nine modules:
-# 2,181,208 bytes on Python 3.11, 2,219,112 on 3.12, 2,213,848 on 3.13. Cython writes more C
-# for the C API of CPython 3.12 and newer, so those have a budget of their own.
+# 2,068,488 bytes on Python 3.11, 2,121,624 on 3.12. Cython writes more C for the C API of
+# CPython 3.12 and newer, so those have a budget of their own.
 OLDER_API = sys.version_info < (3, 12)
-MAX_RELEASE_CORE_BYTES = 2_200_000 if OLDER_API else 2_240_000
+MAX_RELEASE_CORE_BYTES = 2_100_000 if OLDER_API else 2_160_000
 # The same modules with their symbol tables stripped too (`strip`), as a wheel may ship them:
-# 1,843,016 bytes on Python 3.11, 1,888,008 on 3.12, 1,883,944 on 3.13, Cython's shared
-# runtime (0.11 MB, compiled for size like the exact twins, setup.py) included; each module
-# carries about 15-20 KB of Cython's module code besides its loops. Of that, the value after
-# a move through the window structure (value_after: the undo journal and the methods of the
-# four structures) is 41 KB, and the compiled Engine of a short list of ints (ShortEngine in
-# _short_rows: an Engine of 8 ints played out in 2.6 us instead of 10.3 us,
-# benchmarks/small_calls.py) 13 KB.
-# The release's goal is 1.8 MB on every Python: the core is 43 KB over it on 3.10-3.11 and
-# 88 KB on 3.12-3.13. What is left to cut is in the kernels' own modules (Cython's converter
-# of the Status enum, one copy a module: 30 KB; the inline unpacking of bound methods and the
-# classes' pickling functions: 17 KB), and there any change of their code moves the hot
-# loops (setup.py: one such layout made play() of a valley row 10% slower).
-MAX_STRIPPED_CORE_BYTES = 1_850_000 if OLDER_API else 1_895_000
-
+# the release's goal, 1.8 MB on every Python. Measured: 1,719,928 bytes on Python 3.11,
+# 1,781,304 on 3.12, Cython's shared runtime (0.11 MB, compiled for size like the exact twins,
+# setup.py) included. Each module's file grows by whole pages (4 KiB: the end of its
+# relocated read-only data is page-aligned), so a few bytes more code can cost 4 KiB.
+# What the last cuts took (setup.py): the codes as C enums with their Python classes made once
+# (no converter of the Status enum in every module: 62 KB on 3.11), and Cython's runtime
+# helpers in each kernel module compiled for size but those every call runs (61 KB).
+MAX_STRIPPED_CORE_BYTES = 1_800_000
 
 def _core_modules() -> list[Path]:
     # This interpreter's modules only: an in-place build for several Pythons leaves each one's.

@@ -44,6 +44,8 @@ from . import _short_rows as short_rows
 
 THREADS_AT_MOST: int
 
+# The codes' Python classes. A kernel answers a code as a plain int, equal to its member here
+# (``status == Status.OK``).
 class Status(enum.IntEnum):
     OK = 0
     OVERFLOW = 1
@@ -86,12 +88,12 @@ def run_on_threads(
 
 # --- _rows.pyx ------------------------------------------------------------------------------
 
-def game_value(coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int) -> tuple[Status, Any]:
+def game_value(coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int) -> tuple[int, Any]:
     """``(status, value or bad flat index)``; an int for int64 coins, a float for float64."""
 
 def game_value_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``game_value`` on Python numbers."""
 
 def game_play(
@@ -102,7 +104,7 @@ def game_play(
     out_component: Buffer,
     out_coin: Buffer,
     out_end: Buffer,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """Writes the optimal play into the output buffers; ``(status, value or bad index)``."""
 
 def game_play_exact(
@@ -113,17 +115,17 @@ def game_play_exact(
     out_component: Buffer,
     out_coin: Buffer,
     out_end: Buffer,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``game_play`` on Python numbers."""
 
 def game_profits(
     coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``(status, (first, second) or bad flat index)``."""
 
 def game_profits_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``game_profits`` on Python numbers."""
 
 # One row, reduced in ``parts`` parts at once on ``threads`` threads (1, 1: in the calling
@@ -131,54 +133,54 @@ def game_profits_exact(
 
 def row_value(
     coins: Buffer, parts: int, threads: int, sample: bool = ...
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``(status, value or bad index)`` of one row."""
 
 def row_value_exact(
     coins: list[Any], parts: int, threads: int, sample: bool = ...
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``row_value`` on Python numbers."""
 
 def row_profits(
     coins: Buffer, parts: int, threads: int, sample: bool = ...
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``(status, (first, second) or bad index)`` of one row."""
 
 def row_profits_exact(
     coins: list[Any], parts: int, threads: int, sample: bool = ...
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``row_profits`` on Python numbers."""
 
 def row_play(
     coins: Buffer, parts: int, threads: int, sample: bool = ...
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``(status, moves or bad index)``: moves an ``array('q')`` of coin indices."""
 
 def row_play_exact(
     coins: list[Any], parts: int, threads: int, sample: bool = ...
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``row_play`` on Python numbers."""
 
-def check_finite(coins: Buffer) -> tuple[Status, int | None]:
+def check_finite(coins: Buffer) -> tuple[int, int | None]:
     """``(NOT_FINITE, index)`` of the first NaN or infinity, else ``(OK, None)``."""
 
-def check_finite_exact(coins: list[Any]) -> tuple[Status, int | None]:
+def check_finite_exact(coins: list[Any]) -> tuple[int, int | None]:
     """``check_finite`` on Python numbers."""
 
 # --- _window.pyx ----------------------------------------------------------------------------
 
 WINDOW_INT64_LIMIT: Final[int]
 
-def window_pizza(circle: Buffer) -> tuple[Status, Any]:
+def window_pizza(circle: Buffer) -> tuple[int, Any]:
     """``(status, (first_slice, value) or bad index)`` of the pizza game."""
 
-def window_pizza_exact(circle: list[Any]) -> tuple[Status, Any]:
+def window_pizza_exact(circle: list[Any]) -> tuple[int, Any]:
     """``window_pizza`` on Python numbers."""
 
-def pizza_profits(circle: Buffer, first_slice: int) -> tuple[Status, Any]:
+def pizza_profits(circle: Buffer, first_slice: int) -> tuple[int, Any]:
     """``(status, (first, second))`` of the pizza after the first player's first slice."""
 
-def pizza_profits_exact(circle: list[Any], first_slice: int) -> tuple[Status, Any]:
+def pizza_profits_exact(circle: list[Any], first_slice: int) -> tuple[int, Any]:
     """``pizza_profits`` on Python numbers."""
 
 @disjoint_base
@@ -257,10 +259,10 @@ class SubRows:
     def memory(self) -> int: ...
     def __new__(cls, coins: Buffer, spacing: int = 0, min_side: int = 0) -> SubRows: ...
     def __len__(self) -> int: ...
-    def value(self, start: int, stop: int) -> tuple[Status, Any]: ...
+    def value(self, start: int, stop: int) -> tuple[int, Any]: ...
     def values(
         self, starts: Buffer, stops: Buffer, out: Any, ok: Buffer
-    ) -> tuple[Status, int]: ...
+    ) -> tuple[int, int]: ...
 
 @disjoint_base
 class SubRowsExact:
@@ -280,14 +282,14 @@ class SubRowsExact:
     def memory(self) -> int: ...
     def __init__(self, coins: list[Any], spacing: int = 0, min_side: int = 0) -> None: ...
     def __len__(self) -> int: ...
-    def value(self, start: int, stop: int) -> tuple[Status, Any]: ...
+    def value(self, start: int, stop: int) -> tuple[int, Any]: ...
     def values(
         self, starts: Buffer, stops: Buffer, out: list[Any], ok: Buffer
-    ) -> tuple[Status, int]: ...
+    ) -> tuple[int, int]: ...
 
 # --- _forest.pyx ----------------------------------------------------------------------------
 
-def forest_check(parents: Buffer) -> tuple[ForestProblem, int]:
+def forest_check(parents: Buffer) -> tuple[int, int]:
     """``(problem, node)``: a parent out of range or a cycle, and the node it is found at."""
 
 def forest_children_and_roots(parents: Buffer, removed: Buffer, first_child: Buffer,
@@ -297,37 +299,37 @@ def forest_children_and_roots(parents: Buffer, removed: Buffer, first_child: Buf
 def forest_value(
     coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
     removed: Buffer, wide: bool = False,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``(status, value or bad index)`` of rows, stacks and a forest together."""
 
 def forest_value_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
     removed: Buffer, wide: bool = False,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``forest_value`` on Python numbers."""
 
 def forest_play(
     coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
     removed: Buffer, out_component: Buffer, out_coin: Buffer, out_end: Buffer,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """A whole optimal play of rows, stacks and a forest: ``(status, value or bad index)``."""
 
 def forest_play_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
     removed: Buffer, out_component: Buffer, out_coin: Buffer, out_end: Buffer,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``forest_play`` on Python numbers."""
 
 def forest_profits(
     coins: Buffer, starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
     removed: Buffer,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``(status, (first, second) or bad index)`` of rows, stacks and a forest."""
 
 def forest_profits_exact(
     coins: list[Any], starts: Buffer, stops: Buffer, n_rows: int, fbase: int, parents: Buffer,
     removed: Buffer,
-) -> tuple[Status, Any]:
+) -> tuple[int, Any]:
     """``forest_profits`` on Python numbers."""
 
 @disjoint_base
@@ -382,7 +384,7 @@ class ForestWindowsExact:
 
 def batch_check_offsets(
     offsets: Buffer, n_coins: int, widened: Buffer
-) -> tuple[OffsetsProblem, int]:
+) -> tuple[int, int]:
     """``(problem, bad_entry)`` of Arrow-style offsets, widened to int64 into ``widened``."""
 
 def batch_solve(
@@ -394,7 +396,7 @@ def batch_solve(
     out_first: Buffer,
     out_second: Buffer,
     out_status: Buffer,
-) -> tuple[Status, int]:
+) -> tuple[int, int]:
     """Solve games ``first_game .. stop_game - 1`` of a flat buffer with offsets."""
 
 def batch_solve_exact(
@@ -406,7 +408,7 @@ def batch_solve_exact(
     out_first: list[Any],
     out_second: list[Any],
     out_status: Buffer,
-) -> tuple[Status, int]:
+) -> tuple[int, int]:
     """``batch_solve`` on Python numbers, into lists."""
 
 def batch_pack_int_lists(rows: list[Any]) -> tuple[Any, Any, bytearray]:
@@ -414,10 +416,10 @@ def batch_pack_int_lists(rows: list[Any]) -> tuple[Any, Any, bytearray]:
 
 # --- _cooperative.pyx -----------------------------------------------------------------------
 
-def cooperative_max(coins: Buffer) -> tuple[Status, Any]:
+def cooperative_max(coins: Buffer) -> tuple[int, Any]:
     """``(status, result or bad index)``: the cooperative maximum of one int64/float64 row."""
 
-def cooperative_max_exact(coins: list[Any]) -> tuple[Status, Any]:
+def cooperative_max_exact(coins: list[Any]) -> tuple[int, Any]:
     """``cooperative_max`` on Python numbers."""
 
 # --- _pack.pyx ------------------------------------------------------------------------------
@@ -436,6 +438,6 @@ class PackSpan:
     def offsets(self) -> Any: ...
     def __init__(self, values: Buffer, offsets: Buffer) -> None: ...
 
-def pack_components(items: list[Any], buffer_types: tuple[type, ...]) -> tuple[Packing, Any]:
+def pack_components(items: list[Any], buffer_types: tuple[type, ...]) -> tuple[int, Any]:
     """``(PACKED, (coins, offsets))`` or ``(PACK_ELSEWHERE, marks)``: the components packed
     into one int64 or float64 buffer."""

@@ -8,7 +8,6 @@
 # exactly on Python ints, and a NaN is reported with the game it is in.
 
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._row_helpers cimport (_first_not_finite, _one_row_float_profits,
                                           _one_row_greedy, _reduce)
 
@@ -60,7 +59,7 @@ def batch_check_offsets(const offset_t[::1] offsets, int64_t n_coins, int64_t[::
         if problem == 0 and widen:
             for i in range(n):
                 widened[i] = offsets[i]
-    return _codes.OffsetsProblem(problem), index
+    return problem, index
 
 
 def batch_solve(const coin_t[::1] coins, int64_t base, const int64_t[::1] offsets,

@@ -4,7 +4,6 @@
 
 from coinsrow._core._types cimport *
 
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._scratch cimport _scratch, _scratch_free
 from coinsrow._core._row_stack cimport (_OVERTAKE, _SAMPLE_COINS, _STOPPED, FloatSurvey,
                                         RowStack, RowSums, _pad_below, _place_runs,
@@ -397,7 +396,7 @@ def row_value(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
         return Status.NOT_FINITE, reply
     work = reply
     status = _row_work_value(work, &value)
-    return _codes.Status(status), value
+    return status, value
 
 
 def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
@@ -445,7 +444,7 @@ def row_profits(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
             second = second_f
     if status == NO_MEMORY:
         raise MemoryError()
-    return _codes.Status(status), (first, second)
+    return status, (first, second)
 
 
 def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
@@ -482,4 +481,4 @@ def row_play(const coin_t[::1] coins, Py_ssize_t parts, Py_ssize_t threads,
             _place_runs(&work.row)
             _row_play_pieces(<const coin_t *> work.coins, <const coin_t *> work.values,
                              work.segments, &work.row, n, &out_coin[0], NULL)
-    return _codes.Status(status), moves
+    return status, moves

@@ -16,12 +16,21 @@ from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.array cimport array as _pack_array_type, clone as _pack_clone
 from array import array as _pack_array
+from enum import IntEnum as _IntEnum
 import sys as _pack_sys
 
 
-cpdef enum Packing:
+# pack_components answers a plain int, equal to its code in the IntEnum ``Packing`` made below
+# (a ``cpdef enum`` compiled Cython's enum base class and converter into this module).
+cdef enum Packing:
     PACKED = 0          # every component packed: (coins, offsets)
     PACK_ELSEWHERE = 1  # some items are not packable here: (marks, None), marks[i] = 1
+
+
+# Set through the module's namespace, where the C enum of the same name refuses an assignment.
+globals()["Packing"] = _IntEnum("Packing", [("PACKED", PACKED),
+                                            ("PACK_ELSEWHERE", PACK_ELSEWHERE)],
+                                module=__name__)
 
 
 @cython.auto_pickle(False)

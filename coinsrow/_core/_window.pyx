@@ -29,7 +29,6 @@
 
 cimport cython
 from coinsrow._core._types cimport *
-from coinsrow._core import _types as _codes  # the codes' Python classes, to convert a C code
 from coinsrow._core._row_helpers cimport (_first_not_finite, _one_row_float_profits,
                                           _one_row_greedy, _reduce_into)
 from coinsrow._core._signals cimport _forest_signals
@@ -845,7 +844,7 @@ cdef tuple _w_report(int status, int64_t bad, object answer):
         raise MemoryError()
     if status == NOT_FINITE:
         return Status.NOT_FINITE, bad
-    return _codes.Status(status), answer
+    return status, answer
 
 
 def window_pizza(const coin_t[::1] circle):
