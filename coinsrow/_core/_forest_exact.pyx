@@ -289,7 +289,9 @@ cdef tuple _forest_play_exact(list coins, const int64_t[::1] starts, const int64
             else:
                 heapq.heappush(frozen_roots, ch)
         if len(offered) >= _PLAY_RUN:
-            offered.sort(key=lambda x: -K[x])  # stable: the lower slot first on ties
+            # Largest first; stable with reverse too, so the lower slot first on ties. (A
+            # key of its own, a lambda, would be a closure class in the module: 4 KB.)
+            offered.sort(key=K.__getitem__, reverse=True)
             item = n_rows + S + len(runs)
             runs.append([offered, 0])
             heapq.heappush(queue, (-K[offered[0]], n_rows + offered[0], item))
@@ -648,17 +650,29 @@ cdef class ForestWindowsExact:
         """``ForestWindows._state``: the whole structure as lists and numbers (the rows'
         lists are the structure's own)."""
         state = dict(self.rows._state())
-        state.update(frozen=self.frozen, gone=bytes(self.gone),
-                     roots=sorted(s for s in self.root_heap if not self.gone[s]),
+        state.update(frozen=self.frozen, gone=bytes(self.gone), roots=self._live_roots(),
                      stack_top=list(self.stack_top))
         return state
+
+    cdef list _live_roots(self):
+        # Plain loops, not generator expressions: each of those is a class of its own in the
+        # compiled module (19 KB stripped for the three this class had).
+        cdef list live = []
+        for s in self.root_heap:
+            if not self.gone[s]:
+                live.append(s)
+        live.sort()
+        return live
 
     def roots(self):
         """``ForestWindows.roots``: the forest's current roots (node ids), increasing; the
         taken ones leave the roots' heap for good (a sorted list is a heap)."""
-        self.root_heap = sorted(s for s in self.root_heap if not self.gone[s])
-        return [self.flat[s] - self.fbase for s in self.root_heap
-                if self.component[s] == self.k]
+        self.root_heap = self._live_roots()
+        cdef list found = []
+        for s in self.root_heap:
+            if self.component[s] == self.k:
+                found.append(self.flat[s] - self.fbase)
+        return found
 
     def taken(self, int64_t node):
         """Whether forest node ``node`` is gone (taken, or gone when the structure was
