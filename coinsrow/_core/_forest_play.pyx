@@ -64,15 +64,17 @@ cdef inline int64_t _order_at(int kind, int64_t n, const int64_t *order, int64_t
 
 
 # -- pairing heaps over vertex ids -------------------------------------------------------------
-# A vertex's key and heap links in one record, so that visiting a heap's node costs one memory
-# access where three arrays (key, first child, next sibling) cost three: the heaps of a random
-# tree jump all over memory. Order: the larger key first, then the lower id.
+# A vertex's key, heap links and original id in one record, so that visiting a heap's node
+# costs one memory access where separate arrays cost several. The records are numbered in
+# preorder (``_slot_preorder``); the order of the heaps is the larger key first, then the
+# lower original id (the tie rule's slot), which the record carries for that.
 
 cdef struct _SlotNode:
     uint64_t key      # the bits of a coin_t (_slot_key)
-    int64_t child     # the first child (-1: none)
-    int64_t sibling   # the next sibling, or the next heap in a list of heaps (-1: none)
-    int64_t merged    # the next block its absorber absorbed; -2 while nothing absorbed it
+    int64_t child     # the first child (-1: none); before the visit: the children's heaps
+    int64_t sibling   # the next sibling, or the next heap in a list of heaps (-1: none);
+    #                   before the visit: the parent's record (-1: a root)
+    int64_t slot      # the original id (the slot)
 
 
 cdef inline coin_t _slot_key(const _SlotNode *N, int64_t v, const coin_t *like) noexcept nogil:
@@ -84,8 +86,7 @@ cdef inline coin_t _slot_key(const _SlotNode *N, int64_t v, const coin_t *like) 
 cdef inline bint _ph_before(const _SlotNode *N, int64_t a, int64_t b,
                             const coin_t *like) noexcept nogil:
     cdef coin_t x = _slot_key(N, a, like), y = _slot_key(N, b, like)
-    return x > y or (x == y and a < b)
-
+    return x > y or (x == y and N[a].slot < N[b].slot)
 
 cdef inline int64_t _ph_meld(_SlotNode *N, int64_t a, int64_t b, const coin_t *like) noexcept nogil:
     cdef int64_t t
@@ -204,13 +205,63 @@ cdef void _link_children(int64_t n, const int64_t *par, int64_t *first_child,
 
 
 cdef enum:
-    # Vertices visited this many steps ahead have their first child's record and their
-    # parent's list head requested (prefetched): a random tree's are anywhere in memory.
+    # The passes over the slots request what they read at a parent (or a record) this many
+    # vertices ahead: a random tree's parents are anywhere in memory.
     _SLOT_AHEAD = 12
 
 
 cdef inline void _set_slot_key(_SlotNode *N, int64_t v, coin_t x) noexcept nogil:
     memcpy(&N[v].key, &x, sizeof(coin_t))
+
+
+cdef int _slot_preorder(int64_t n, const int64_t *par, int kind, const int64_t *order,
+                        int64_t count, int64_t *size, int64_t *position) except -1 nogil:
+    """position[v]: vertex v's id in a preorder of the forest (each subtree a range of ids,
+    its root first), for the ``count`` vertices of the order children first (``kind`` and
+    ``order`` as ``_order_at`` reads them); with Kahn's order (kind 2), -1 for a vertex left
+    out (on a cycle of an invalid forest: a vertex below it is a root). ``size`` is scratch
+    for n ids. Two passes, each reading the parents in order and one array at the parent:
+    the subtrees' sizes children first, then each vertex's id parents first (a parent's
+    size becomes the next free id in its range). O(n)."""
+    cdef int64_t j, v, p, at, next_root = 0
+    for v in range(n):
+        size[v] = 1
+        if kind == 2:
+            position[v] = -1
+    for j in range(count):
+        _forest_signals(j)
+        if j + _SLOT_AHEAD < count:
+            p = par[_order_at(kind, n, order, j + _SLOT_AHEAD)]
+            if p >= 0:
+                coinsrow_prefetch_write(&size[p])
+        v = _order_at(kind, n, order, j)
+        p = par[v]
+        if p >= 0:
+            size[p] += size[v]
+    j = count
+    while j > 0:
+        j -= 1
+        _forest_signals(j)
+        if j >= _SLOT_AHEAD:
+            p = par[_order_at(kind, n, order, j - _SLOT_AHEAD)]
+            if p >= 0:
+                coinsrow_prefetch_write(&size[p])
+        v = _order_at(kind, n, order, j)
+        p = par[v]
+        if p < 0 or (kind == 2 and position[p] < 0):
+            at = next_root
+            next_root += size[v]
+        else:
+            at = size[p]
+            size[p] = at + size[v]
+        size[v] = at + 1
+        position[v] = at
+    return 0
+
+
+cdef enum:
+    # Marks a record absorbed (in its sibling link, which it no longer needs).
+    _SLOT_ABSORBED = -3
 
 
 cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
@@ -221,68 +272,77 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
     is released only when strictly above everything below it still unabsorbed, and the
     heaps pop ties by the lower slot. When not NULL: ``alive[s]`` is 1 for the released
     blocks no vertex absorbed, and the blocks s absorbed, in order, are merged_first[s],
-    merged_next[merged_first[s]], ... (-1 ends). ``coin`` may be ``K`` (each coin is read
-    before its slot's block is written). As in ``_forest_released``, a vertex's children
-    that released one block each are sorted as one chain (by key, then slot) from
-    _FOREST_RUN of them on. O(n log n); NO_MEMORY on refused scratch.
+    merged_next[merged_first[s]], ... (-1 ends). ``coin`` may be ``K`` (every coin is read
+    before any block is written). As in ``_forest_released``, a vertex's children that
+    released one block each are sorted as one chain (by key, then slot) from _FOREST_RUN
+    of them on. O(n log n); NO_MEMORY on refused scratch.
 
-    The heaps live in _SlotNode records (key and links together, with the merged lists'
-    links), written out to ``alive`` and ``merged_next`` in one pass at the end, and the
-    records the next visits need are requested _SLOT_AHEAD vertices ahead: the engine's
-    build of a random 10^6-node forest took 200 ms on separate arrays, 165 ms so (median of
-    3, CPU time), most of it still this loop's cache misses.
+    The slots are renumbered in preorder first (``_slot_preorder``), each one's record
+    (key, heap links, its slot for the ties) at its new id, and visited by decreasing new
+    id: a vertex's subtree, whose heaps it melds and pops, is then one range of records
+    instead of records anywhere in memory. What a pop returns depends on the order (key,
+    slot) alone, never on the heaps' shapes, so the blocks are those of the slots' order.
+    The loop writes nothing by slot (a random tree's slots are anywhere in memory): each
+    record keeps its results where it no longer needs its links (its block in its key, -1
+    in its slot when frozen, its absorber's next block in its first child once absorbed),
+    and one pass by slot gathers them at the end, its records requested ahead. An
+    Engine of a random 10^6-node forest and its first moves(), each after the Game's
+    value as in benchmarks/forest_end_to_end.py: 170 -> 131 ms (median of 7, CPU time;
+    this loop's samples 1,640 -> 990, perf); a star's, with three passes more and
+    nothing to gain from them: 280 -> 293 ms (before the run's prefetches below).
     """
     cdef int64_t *order = NULL
-    cdef int64_t *kids = NULL
+    cdef int64_t *position = NULL   # per slot: its record
+    cdef int64_t *first = NULL      # per record: the slot of the first block it absorbed
     cdef _SlotNode *N = NULL
     cdef int64_t *run = NULL
     cdef void *grown
     cdef int kind
-    cdef int64_t size = n if n > 0 else 1, j, count, u, h, x, p, last, q, nx, r, run_size = 0
-    cdef int64_t w
+    cdef int64_t size = n if n > 0 else 1, count, u, v, h, x, p, last, q, nx, r
+    cdef int64_t run_size = 0, at, ahead
     cdef coin_t d, key
-    cdef bint odd, ovf = False
+    cdef bint odd, absorbed, ovf = False
     try:
-        kids = <int64_t *> _scratch(size * sizeof(int64_t))
-        N = <_SlotNode *> _scratch(size * sizeof(_SlotNode))
-        if kids == NULL or N == NULL:
+        N = <_SlotNode *> _scratch(size * (sizeof(_SlotNode) + 2 * sizeof(int64_t)))
+        if N == NULL:
             return NO_MEMORY
+        position = <int64_t *> (N + size)
+        first = position + size
         kind = _children_first_kind(n, par)
         count = n
         if kind == 2:
             order = <int64_t *> malloc(size * sizeof(int64_t))
             if order == NULL:
                 return NO_MEMORY
-            count = _kahn_order(n, par, order, kids)
-        for u in range(n):
-            kids[u] = -1
-            released[u] = 0
-            N[u].merged = -2
-        for j in range(count):
-            _forest_signals(j)
-            if j + 2 * _SLOT_AHEAD < count:
-                w = _order_at(kind, n, order, j + 2 * _SLOT_AHEAD)
-                if kids[w] >= 0:
-                    coinsrow_prefetch_write(&N[kids[w]])
-                if par[w] >= 0:
-                    coinsrow_prefetch_write(&kids[par[w]])
-            if j + _SLOT_AHEAD < count:
-                # The first child's record came in meanwhile: request the next ones, and
-                # the heads' own first children (what popping them reads).
-                q = kids[_order_at(kind, n, order, j + _SLOT_AHEAD)]
-                x = 0
-                while q >= 0 and x < 4:
-                    x += 1
-                    if N[q].child >= 0:
-                        coinsrow_prefetch_write(&N[N[q].child])
-                    q = N[q].sibling
-                    if q >= 0:
-                        coinsrow_prefetch_write(&N[q])
-            u = _order_at(kind, n, order, j)
+            count = _kahn_order(n, par, order, first)  # ``first`` lends its room
+        _slot_preorder(n, par, kind, order, count, first, position)
+        # The records, in one pass by slot: each written at its new id, with its parent's.
+        for v in range(n):
+            _forest_signals(v)
+            if v + _SLOT_AHEAD < n:
+                at = position[v + _SLOT_AHEAD]
+                if at >= 0:
+                    coinsrow_prefetch_write(&N[at])
+                p = par[v + _SLOT_AHEAD]
+                if p >= 0:
+                    coinsrow_prefetch(&position[p])
+            at = position[v]
+            if at < 0:
+                continue
+            p = par[v]
+            _set_slot_key(N, at, coin[v])
+            N[at].child = -1
+            N[at].sibling = position[p] if p >= 0 else -1
+            N[at].slot = v
+        u = count
+        while u > 0:
+            u -= 1
+            _forest_signals(u)
             # The children's heaps: the one-block ones set aside, the others melded.
+            p = N[u].sibling
+            q = N[u].child
             h = -1
             r = 0
-            q = kids[u]
             while q >= 0:
                 nx = N[q].sibling
                 N[q].sibling = -1
@@ -299,39 +359,46 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
                     h = _ph_meld(N, h, q, coin)
                 q = nx
             if r >= _FOREST_RUN:
-                # One chain in the heaps' order: slots ascending, then by key (stable). K
-                # holds the children's blocks already.
-                if _sort_slots_then_keys(run, r, K) == NO_MEMORY:
+                # One chain in the heaps' order.
+                if _sort_run(run, r, N, position, coin) == NO_MEMORY:
                     return NO_MEMORY
                 for x in range(r - 1):
                     N[run[x]].child = run[x + 1]
                 h = _ph_meld(N, h, run[0], coin)
+                ahead = _SLOT_AHEAD
             else:
                 for x in range(r):
                     h = _ph_meld(N, h, run[x], coin)
-            d = coin[u]
+                ahead = r
+            d = _slot_key(N, u, coin)
+            N[u].child = -1
+            N[u].sibling = -1
             odd = True
             last = -1
-            if merged_first != NULL:
-                merged_first[u] = -1
+            first[u] = -1
             while True:
                 if odd and (h < 0 or d > _slot_key(N, h, coin)):
-                    released[u] = 1
-                    _set_slot_key(N, u, d)
                     N[u].child = h
-                    N[u].sibling = -1
                     h = u
                     break
                 if h < 0:
+                    N[u].slot = -1  # frozen: never in a heap, never compared
                     break
+                if ahead < r:
+                    # The chain pops in the run's order, one record anywhere after another
+                    # (sorted by key): the run's next ones requested with each pop. An
+                    # Engine of a 10^6-node star, whose root absorbs its leaves one by
+                    # one: 265 -> 105 ms (median of 5, CPU time).
+                    coinsrow_prefetch_write(&N[run[ahead]])
+                    ahead += 1
                 x = h
                 h = _ph_pop(N, x, coin)
-                N[x].merged = -1
+                N[x].sibling = _SLOT_ABSORBED
+                N[x].child = -1
                 if last < 0:
-                    if merged_first != NULL:
-                        merged_first[u] = x
+                    first[u] = N[x].slot
                 else:
-                    N[last].merged = x
+                    N[last].child = N[x].slot
                 last = x
                 key = _slot_key(N, x, coin)
                 if odd:
@@ -339,39 +406,79 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
                 else:
                     ovf |= add_checked(d, key, &d)
                 odd = not odd
-            K[u] = d
+            _set_slot_key(N, u, d)
             if not _is_finite(d):
                 ovf = True  # beyond the float range: no comparison can be trusted
-            p = par[u]
             if p >= 0 and h >= 0:
-                N[h].sibling = kids[p]
-                kids[p] = h
-        if alive != NULL:
-            for u in range(n):
-                alive[u] = released[u] and N[u].merged == -2
-        if merged_next != NULL:
-            for u in range(n):
-                merged_next[u] = N[u].merged if N[u].merged >= 0 else -1
+                N[h].sibling = N[p].child
+                N[p].child = h
+        for v in range(n):
+            _forest_signals(v)
+            if v + _SLOT_AHEAD < n:
+                at = position[v + _SLOT_AHEAD]
+                if at >= 0:
+                    coinsrow_prefetch(&N[at])
+                    if merged_first != NULL:
+                        coinsrow_prefetch(&first[at])
+            at = position[v]
+            if at < 0:
+                # Left out (an invalid forest's cycle): nothing released, nothing absorbed.
+                released[v] = 0
+                if alive != NULL:
+                    alive[v] = 0
+                if merged_next != NULL:
+                    merged_next[v] = -1
+                if merged_first != NULL:
+                    merged_first[v] = -1
+                continue
+            K[v] = _slot_key(N, at, coin)
+            released[v] = N[at].slot >= 0
+            absorbed = N[at].sibling == _SLOT_ABSORBED
+            if alive != NULL:
+                alive[v] = released[v] and not absorbed
+            if merged_next != NULL:
+                merged_next[v] = N[at].child if absorbed else -1
+            if merged_first != NULL:
+                merged_first[v] = first[at]
         overflow[0] |= ovf
         return OK
     finally:
         free(order)
-        _scratch_free(kids)
         _scratch_free(N)
         free(run)
 
 
-cdef int _sort_slots_then_keys(int64_t *ids, int64_t m, const coin_t *K) except -1 nogil:
-    """ids[0:m] in the heaps' order: the larger key first, then the lower slot."""
-    cdef uint64_t *spare = <uint64_t *> malloc(m * sizeof(uint64_t))
-    if spare == NULL:
-        return NO_MEMORY
+cdef int _sort_run(int64_t *run, int64_t m, const _SlotNode *N, const int64_t *position,
+                   const coin_t *like) except -1 nogil:
+    """The records run[0:m] (released, not absorbed) in the heaps' order: the larger key
+    first, then the lower slot. Sorted by slot, then stably by key. O(m); NO_MEMORY. (Its
+    scratch is kept between calls: a star's one run of 10^6 leaves took 25 ms more in fresh
+    pages.)"""
+    cdef int64_t *ids = <int64_t *> _scratch(m * (2 * sizeof(int64_t) + sizeof(coin_t)))
+    cdef uint64_t *spare = <uint64_t *> (ids + m)
+    cdef coin_t *keys = <coin_t *> (spare + m)
+    cdef int64_t x
+    cdef int status = OK
     try:
+        if ids == NULL:
+            return NO_MEMORY
+        for x in range(m):
+            ids[x] = N[run[x]].slot
         if _sort_ascending(ids, m, spare) == NO_MEMORY:
             return NO_MEMORY
+        for x in range(m):
+            run[x] = position[ids[x]]
+            keys[x] = _slot_key(N, run[x], keys)
+            ids[x] = x
+        if _sort_ids_by_key(ids, m, keys) == NO_MEMORY:
+            return NO_MEMORY
+        for x in range(m):
+            spare[x] = <uint64_t> run[ids[x]]
+        for x in range(m):
+            run[x] = <int64_t> spare[x]
+        return status
     finally:
-        free(spare)
-    return _sort_ids_by_key(ids, m, K)
+        _scratch_free(ids)
 
 
 cdef int64_t _forest_not_finite(const double[::1] coins, const int64_t[::1] starts,

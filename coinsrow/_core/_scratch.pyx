@@ -189,3 +189,9 @@ def scratch_release():
 
 import atexit as _atexit
 _atexit.register(scratch_release)
+
+
+cdef void _huge_pages(void *p, size_t n) noexcept nogil:
+    """Ask for huge pages over the aligned middle of ``p[0:n]`` (an array written whole soon
+    after it is allocated: a few page faults instead of one per 4 KiB). Advice only."""
+    coinsrow_huge_pages(p, n)
