@@ -40,7 +40,8 @@ from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
 from coinsrow._core._sort cimport _alternate_sorted
-from coinsrow._core._forest_blocks cimport _FOREST_WIDE, _forest_released, _forest_released_wide
+from coinsrow._core._forest_blocks cimport (_FOREST_WIDE, _forest_released,
+                                            _forest_released_wide, _parents_scan)
 from coinsrow._core._forest_play cimport (_forest_not_finite, _forest_play_into, _link_children,
                                           _slot_blocks, _slot_count, _slots_of)
 from coinsrow._core._heap cimport _min_pop, _min_push
@@ -149,8 +150,8 @@ cdef int _forest_arguments(int64_t coins_length, const int64_t[::1] starts,
     """Refuse arguments that do not describe a position (the same errors for every kernel
     and its twin). O(k + n)."""
     cdef Py_ssize_t c
-    cdef int64_t i, nf = parents.shape[0], q
-    cdef bint bad_parent = False
+    cdef int64_t nf = parents.shape[0]
+    cdef bint bad_parent = False, before = True, after = True
     if stops.shape[0] != starts.shape[0]:
         raise ValueError("starts and stops differ in length")
     if not 0 <= n_rows <= starts.shape[0]:
@@ -162,12 +163,9 @@ cdef int _forest_arguments(int64_t coins_length, const int64_t[::1] starts,
         raise ValueError("removed and parents differ in length")
     if fbase < 0 or fbase + nf > coins_length:
         raise ValueError("the forest lies outside the coins")
-    with nogil:
-        for i in range(nf):
-            q = parents[i]
-            if q < -1 or q >= nf:
-                bad_parent = True
-                break
+    if nf > 0:
+        with nogil:
+            bad_parent = _parents_scan(&parents[0], 0, nf, nf, &before, &after)
     if bad_parent:
         raise ValueError("a parent is not a node index or -1")
     return 0
@@ -289,11 +287,19 @@ def forest_check(const int64_t[::1] parents):
     cdef uint8_t *state
     cdef int code = FOREST_OK
     cdef int64_t bad = -1
-    for v in range(n):
-        q = parents[v]
-        if q < -1 or q >= n:
-            return ForestProblem.PARENT_OUT_OF_RANGE, v
-    if n == 0:
+    cdef bint out_of_range = False, before = True, after = True
+    if n > 0:
+        with nogil:
+            # One vectorised pass: the parents in range, and whether they all precede or
+            # all follow their children, when no cycle can exist (a path of 10^6 nodes:
+            # 2.5 ms -> 0.45 ms for the check).
+            out_of_range = _parents_scan(&parents[0], 0, n, n, &before, &after)
+    if out_of_range:
+        for v in range(n):
+            q = parents[v]
+            if q < -1 or q >= n:
+                return ForestProblem.PARENT_OUT_OF_RANGE, v
+    if n == 0 or before or after:
         return ForestProblem.FOREST_OK, -1
     state = <uint8_t *> malloc(n * sizeof(uint8_t))
     if state == NULL:

@@ -5,7 +5,7 @@
 from coinsrow._core._types cimport *
 
 from coinsrow._core._scratch cimport _scratch, _scratch_free
-from coinsrow._core._signals cimport _forest_signals
+from coinsrow._core._signals cimport _FOREST_SIGNALS, _forest_signals
 from coinsrow._core._sort cimport _sort_ascending
 from coinsrow._core._forest_play cimport _FOREST_RUN, _slot_blocks
 
@@ -273,18 +273,31 @@ cdef int _visit_order(const coin_t *coin, const int64_t *par, const uint8_t *gon
     room). OK or NO_MEMORY. O(n)."""
     cdef int64_t j, live = 0, scattered = 0, branching = 0, tail = 0
     cdef bint before = True, after = True
+    cdef int64_t chunk, end
+    cdef uint8_t any_gone = 0
     v.n = n
     v.count = n
-    v.any_removed = False
     v.renumbered = False
+    memset(kids, 0xFF, n * sizeof(int32_t))  # every list empty (-1)
     for j in range(n):
-        _forest_signals(j)
-        kids[j] = -1
-        if gone[j]:
-            v.any_removed = True
-        elif par[j] >= 0 and not gone[par[j]]:
-            before &= par[j] < j
-            after &= par[j] > j
+        any_gone |= gone[j]
+    v.any_removed = any_gone != 0
+    if v.any_removed:
+        for j in range(n):
+            _forest_signals(j)
+            if not gone[j] and par[j] >= 0 and not gone[par[j]]:
+                before &= par[j] < j
+                after &= par[j] > j
+    else:
+        # Vectorised passes of _FOREST_SIGNALS + 1 vertices (_parents_scan: about one
+        # instruction a vertex, not the twelve of the loop above, callgrind), until neither
+        # order can hold.
+        chunk = 0
+        while chunk < n and (before or after):
+            _forest_signals(chunk)
+            end = chunk + _FOREST_SIGNALS + 1 if chunk + _FOREST_SIGNALS + 1 < n else n
+            _parents_scan(par, chunk, end, n, &before, &after)
+            chunk = end
     v.kind = 0 if before else (1 if after else 2)
     if coin_t is int64_t and v.kind != 2:
         # Scattered vertices: a parent far from its child and from the previous vertex's
@@ -497,34 +510,12 @@ cdef inline void _free_record(_Node *N, int32_t u, int32_t *pool, int32_t *free_
         pool[0] = u
 
 
-cdef inline void _block_onto_array(coin_t *stack, int64_t *top, coin_t d, coin_t *frozen,
-                                   bint *ovf) noexcept nogil:
-    """A vertex of coin d over the array heap of its only child: d merged with the blocks it
-    beats, the result pushed (or frozen at the bottom). ``ovf[0]`` set on an overflow (a
-    flag passed in, not returned: returning it cost two instructions a vertex on a path,
-    callgrind). O(pops)."""
-    cdef bint odd = True
-    while True:
-        if odd and (top[0] == 0 or d >= stack[top[0] - 1]):
-            stack[top[0]] = d
-            top[0] += 1
-            return
-        if top[0] == 0:
-            ovf[0] |= add_checked(frozen[0], d, frozen)
-            return
-        top[0] -= 1
-        if odd:
-            ovf[0] |= sub_checked(d, stack[top[0]], &d)
-        else:
-            ovf[0] |= add_checked(d, stack[top[0]], &d)
-        odd = not odd
-
-
 cdef inline void _block_onto_heap(_Node *N, int32_t *h, int32_t u, coin_t *d, coin_t *frozen,
                                   bint *ovf) noexcept nogil:
     """Vertex u of coin d[0] over the heap h of its children's blocks: d merged with the
     blocks it beats, the result u's record at the top of h (or frozen). ``ovf[0]`` set on
-    an overflow (as ``_block_onto_array``). O(pops log n)."""
+    an overflow (a flag passed in, not returned: returning it cost two instructions a
+    vertex, callgrind). O(pops log n)."""
     cdef bint odd = True
     cdef coin_t key
     while True:
@@ -556,26 +547,71 @@ cdef inline int _up_a_chain(_Node *N, const int32_t *kids, const coin_t *coin,
     as its only child's heap. Decreasing or increasing ids go on here while the parent is
     the next id and has no other child's heap (its other children were visited before).
     Leaves u, pu (its parent) and j at the last vertex of the chain; ``ovf[0]`` set on an
-    overflow. O(chain + pops)."""
-    cdef int32_t p
+    overflow. O(chain + pops).
+
+    A chain is a stack: its loop is the stack's Fusion scan over the chain's coins, bottom
+    up, with every variable it touches a local (no pointer into the caller, whose stores
+    to the array the compiler must assume alias them: a path of 10^6 nodes took 96
+    instructions a vertex through them, callgrind)."""
+    cdef int32_t x = u[0], p, lo = free_lo[0], hi = free_hi[0], free_list = pool[0]
+    cdef int32_t step = -1 if v.kind == 0 else 1
+    cdef int64_t t = top[0], at = j[0], count = v.count, px = pu[0]
+    cdef coin_t fz = frozen[0]
+    cdef bint o = False
+    cdef bint along = v.kind != 2 and not v.any_removed and not v.renumbered
     while True:
-        # u's record is free now: the array may gain one key below.
-        _free_record(N, u[0], pool, free_lo, free_hi)
-        _block_onto_array(stack, top, d, frozen, ovf)
-        if v.kind == 2 or j[0] >= v.count:
-            return 0
-        p = <int32_t> pu[0]
-        if p < 0 or p != (u[0] - 1 if v.kind == 0 else u[0] + 1) or kids[p] >= 0:
-            return 0
-        if v.any_removed and gone[p]:
-            return 0
-        u[0] = p
-        _forest_signals(j[0])
-        j[0] += 1
-        pu[0] = _parent_at(par, N, v.renumbered, p)
-        d = _coin_at(coin, N, v.renumbered, p)
+        # x's record is free now: the array may gain one key below.
+        _free_record(N, x, &free_list, &lo, &hi)
+        # Fusion of d onto the array (its largest key on top, ascending): d below the top
+        # absorbs it (odd d - M, even), then the key below it (odd again), until d is at
+        # least the top; at the bottom an even block is frozen.
+        while True:
+            if t == 0 or d >= stack[t - 1]:
+                stack[t] = d
+                t += 1
+                break
+            o |= sub_checked(d, stack[t - 1], &d)
+            if t == 1:
+                o |= add_checked(fz, d, &fz)
+                t = 0
+                break
+            o |= add_checked(d, stack[t - 2], &d)
+            t -= 2
+        if not along:
+            if v.kind == 2 or at >= count:
+                break
+            p = <int32_t> px
+            if p < 0 or p != x + step or kids[p] >= 0 or (v.any_removed and gone[p]):
+                break
+            x = p
+            _forest_signals(at)
+            at += 1
+            px = _parent_at(par, N, v.renumbered, p)
+            d = _coin_at(coin, N, v.renumbered, p)
+        else:
+            # The ids in order, the coins and parents in their arrays: the common case.
+            if at >= count:
+                break
+            p = <int32_t> px
+            if p < 0 or p != x + step or kids[p] >= 0:
+                break
+            x = p
+            _forest_signals(at)
+            at += 1
+            px = par[p]
+            d = coin[p]
         if coin_t is double:
             d = d + 0.0
+    u[0] = x
+    pu[0] = px
+    j[0] = at
+    top[0] = t
+    free_lo[0] = lo
+    free_hi[0] = hi
+    pool[0] = free_list
+    frozen[0] = fz
+    ovf[0] |= o
+    return 0
 
 
 cdef inline int32_t _parent_done(_Visits *v, _Node *N, const uint8_t *gone, int64_t pu,
