@@ -718,8 +718,9 @@ cdef int _forest_released(const coin_t[::1] coins, int64_t fbase, const int64_t[
     """Bottom-up block merging of a forest of fewer than 2^31 nodes, for its value: appends
     the blocks released at the roots to keys[n_keys[0]:] (n_keys[0] grows) and adds the
     frozen blocks to frozen[0]. ``order``: what ``_forest_arguments`` found of the parents
-    (1 all precede their children, 2 all follow, 0 neither; -1 not known). ``keys`` has room for a key per vertex on the table after
-    n_keys[0]: the room not yet written is the scratch of the runs' sorts.
+    (1 all precede their children, 2 all follow, 0 neither; -1 not known). ``keys`` has
+    room for a key per vertex on the table after n_keys[0]: the room not yet written is the
+    scratch of the runs' sorts.
 
     Vertices are visited children first: by decreasing id when every parent precedes its
     children, increasing when it follows them, else in Kahn's order (leaves first, then each
