@@ -28,7 +28,7 @@ from oracles import block_merging_value, brute_forest_value
 
 def _chained(rng: random.Random, n: int) -> list[int]:
     """Parents of n nodes, every parent first, most nodes the only child of the node before."""
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
     length = rng.randint(2, 9)
     parents: list[int] = []
     for i in range(n):
@@ -45,8 +45,12 @@ def _chained(rng: random.Random, n: int) -> list[int]:
             parents.append(i - 1 if rng.random() < 0.7 else rng.randrange(max(0, i - 12), i))
         elif kind == 4:
             parents.append(i - 1 if i % 2 else max(0, i - 2))  # a caterpillar
-        else:
+        elif kind == 5:
             parents.append(i - 1 if rng.random() < 0.75 else rng.randrange(i))
+        else:
+            # chains from parents anywhere below: an int64 forest of 50 nodes or more is
+            # then scattered, and its chains are merged renumbered
+            parents.append(i - 1 if rng.random() < 0.5 else rng.randrange(i))
     return parents
 
 
