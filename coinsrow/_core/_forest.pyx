@@ -40,11 +40,11 @@ from coinsrow._core._window_forests cimport _F_LIMIT, _H_LIMIT
 from array import array as _window_array
 
 from coinsrow._core._sort cimport _alternate_sorted
-from coinsrow._core._forest_blocks cimport (_FOREST_WIDE, _forest_released,
-                                            _forest_released_wide, _parents_scan)
+from coinsrow._core._forest_blocks cimport _FOREST_WIDE, _forest_released, _forest_released_wide
 from coinsrow._core._forest_play cimport (_forest_not_finite, _forest_play_into, _link_children,
                                           _slot_blocks, _slot_count, _slots_of)
 from coinsrow._core._heap cimport _min_pop, _min_push
+from coinsrow._core._forest_blocks cimport _parents_scan
 
 # The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the value's
 # loop of the blocks, bottom-up), _forest_play (the slots' loop of the blocks, with the tie
