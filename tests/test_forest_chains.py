@@ -167,7 +167,9 @@ def test_parents_checks_tell_the_order_cycles_and_the_bad_parent():
     for _ in range(200):
         n = rng.randint(1, 30)
         parents = _numbered(rng, [0] * n, _chained(rng, n))[1]
-        assert _core.forest_check(array("q", parents)) == (_core.ForestProblem.FOREST_OK, -1)
+        answer = _core.forest_check(array("q", parents))
+        assert answer == (_core.ForestProblem.FOREST_OK, -1)
+        assert type(answer[0]) is _core.ForestProblem
         if n >= 2:
             a, b = rng.sample(range(n), 2)
             cyclic = list(parents)
@@ -179,8 +181,9 @@ def test_parents_checks_tell_the_order_cycles_and_the_bad_parent():
         bad[at] = rng.choice([-2, n, 2**63 - 1, -2**63, n + 5])
         later = rng.randrange(at, n)
         bad[later] = rng.choice([-3, n])
-        assert _core.forest_check(array("q", bad)) == (
-            _core.ForestProblem.PARENT_OUT_OF_RANGE, at)
+        answer = _core.forest_check(array("q", bad))
+        assert answer == (_core.ForestProblem.PARENT_OUT_OF_RANGE, at)
+        assert type(answer[0]) is _core.ForestProblem
         with pytest.raises(ValueError, match="a parent is not a node index or -1"):
             _core.forest_value(array("q", [1] * n), array("q"), array("q"), 0, 0,
                                array("q", bad), bytes(n))

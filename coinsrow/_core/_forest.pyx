@@ -302,9 +302,9 @@ def forest_check(const int64_t[::1] parents):
         for v in range(n):
             q = parents[v]
             if q < -1 or q >= n:
-                return ForestProblem.PARENT_OUT_OF_RANGE, v
+                return _codes.ForestProblem(PARENT_OUT_OF_RANGE), v
     if n == 0 or before or after:
-        return ForestProblem.FOREST_OK, -1
+        return _codes.ForestProblem(FOREST_OK), -1
     state = <uint8_t *> malloc(n * sizeof(uint8_t))
     if state == NULL:
         raise MemoryError()
