@@ -196,13 +196,14 @@ def test_a_signal_stops_a_long_chain():
     n = 3 * 10**6
     coins = np.random.default_rng(76).integers(0, 1000, n)
     arguments = (coins, array("q"), array("q"), 0, 0, np.arange(-1, n - 1), bytes(n))
-    start = time.perf_counter()
     expected = _core.forest_value(*arguments)
+    start = time.perf_counter()  # timed once its scratch is kept (the first call's is fresh)
+    _core.forest_value(*arguments)
     took = time.perf_counter() - start
     inside = False
     for attempt in range(24):  # a busy machine may deliver the alarm late or early
         try:
-            stop = stop_after(took * (0.3 + 0.1 * (attempt % 6)),
+            stop = stop_after(took * (0.2 + 0.1 * (attempt % 6)),
                               lambda: _core.forest_value(*arguments))
         except pytest.fail.Exception:
             continue  # the call was over before the alarm
