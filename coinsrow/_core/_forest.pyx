@@ -302,29 +302,30 @@ def forest_check(const int64_t[::1] parents):
         for v in range(n):
             q = parents[v]
             if q < -1 or q >= n:
-                return _codes.ForestProblem(PARENT_OUT_OF_RANGE), v
-    if n == 0 or before or after:
-        return _codes.ForestProblem(FOREST_OK), -1
-    state = <uint8_t *> malloc(n * sizeof(uint8_t))
-    if state == NULL:
-        raise MemoryError()
-    with nogil:
-        for v in range(n):
-            state[v] = 0  # 0: not seen, 1: on the path being climbed, 2: reaches a root
-        for v in range(n):
-            x = v
-            while x >= 0 and state[x] == 0:
-                state[x] = 1
-                x = parents[x]
-            if x >= 0 and state[x] == 1:
-                code = CYCLE
-                bad = x
+                code = PARENT_OUT_OF_RANGE
+                bad = v
                 break
-            x = v
-            while x >= 0 and state[x] == 1:
-                state[x] = 2
-                x = parents[x]
-    free(state)
+    elif n > 0 and not (before or after):
+        state = <uint8_t *> malloc(n * sizeof(uint8_t))
+        if state == NULL:
+            raise MemoryError()
+        with nogil:
+            for v in range(n):
+                state[v] = 0  # 0: not seen, 1: on the path being climbed, 2: reaches a root
+            for v in range(n):
+                x = v
+                while x >= 0 and state[x] == 0:
+                    state[x] = 1
+                    x = parents[x]
+                if x >= 0 and state[x] == 1:
+                    code = CYCLE
+                    bad = x
+                    break
+                x = v
+                while x >= 0 and state[x] == 1:
+                    state[x] = 2
+                    x = parents[x]
+        free(state)
     return _codes.ForestProblem(code), bad
 
 
