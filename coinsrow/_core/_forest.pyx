@@ -44,6 +44,7 @@ from coinsrow._core._forest_blocks cimport _FOREST_WIDE, _forest_released, _fore
 from coinsrow._core._forest_play cimport (_forest_not_finite, _forest_play_into, _link_children,
                                           _slot_blocks, _slot_count, _slots_of)
 from coinsrow._core._heap cimport _min_pop, _min_push
+from coinsrow._core._forest_blocks cimport _parents_scan
 
 # The steps live in modules of their own: _sort (radix sorts), _forest_blocks (the value's
 # loop of the blocks, bottom-up), _forest_play (the slots' loop of the blocks, with the tie
@@ -57,9 +58,11 @@ from coinsrow._core._heap cimport _min_pop, _min_push
 cdef int _forest_value_into(const coin_t[::1] coins, const int64_t[::1] starts,
                             const int64_t[::1] stops, Py_ssize_t n_rows, int64_t fbase,
                             const int64_t[::1] parents, const uint8_t[::1] removed,
-                            coin_t *value, int64_t *bad_index, bint wide) except -1 nogil:
+                            int order, coin_t *value, int64_t *bad_index,
+                            bint wide) except -1 nogil:
     """The value of rows, stacks and a forest: OK, OVERFLOW, NOT_FINITE or NO_MEMORY.
-    ``wide``: the forest through ``_forest_released_wide`` whatever its size (for tests).
+    ``order``: what ``_forest_arguments`` returned. ``wide``: the forest through
+    ``_forest_released_wide`` whatever its size (for tests).
 
     Rows and stacks: Fusion and Fruitless (``_reduce_all_into``); the forest: bottom-up
     block merging (``_forest_released``); then every remaining entry and released block,
@@ -102,8 +105,8 @@ cdef int _forest_value_into(const coin_t[::1] coins, const int64_t[::1] starts,
         free(values - 2)
         values = NULL
         if nf < _FOREST_WIDE and not wide:
-            status = _forest_released(coins, fbase, parents, removed, keys, &m, &frozen,
-                                      &ovf)
+            status = _forest_released(coins, fbase, parents, removed, order, keys, &m,
+                                      &frozen, &ovf)
         else:
             status = _forest_released_wide(coins, fbase, parents, removed, keys, &m,
                                            &frozen, &ovf)
@@ -147,10 +150,12 @@ cdef int _forest_arguments(int64_t coins_length, const int64_t[::1] starts,
                            const int64_t[::1] parents,
                            const uint8_t[::1] removed) except -1:
     """Refuse arguments that do not describe a position (the same errors for every kernel
-    and its twin). O(k + n)."""
+    and its twin). Returns what the pass over the parents found besides: 1 when every
+    parent precedes its children, 2 when every one follows them, else 0 (the value's
+    visiting order, ``_forest_released``, needs no pass of its own then). O(k + n)."""
     cdef Py_ssize_t c
-    cdef int64_t i, nf = parents.shape[0], q
-    cdef bint bad_parent = False
+    cdef int64_t nf = parents.shape[0]
+    cdef bint bad_parent = False, before = True, after = True
     if stops.shape[0] != starts.shape[0]:
         raise ValueError("starts and stops differ in length")
     if not 0 <= n_rows <= starts.shape[0]:
@@ -162,15 +167,12 @@ cdef int _forest_arguments(int64_t coins_length, const int64_t[::1] starts,
         raise ValueError("removed and parents differ in length")
     if fbase < 0 or fbase + nf > coins_length:
         raise ValueError("the forest lies outside the coins")
-    with nogil:
-        for i in range(nf):
-            q = parents[i]
-            if q < -1 or q >= nf:
-                bad_parent = True
-                break
+    if nf > 0:
+        with nogil:
+            bad_parent = _parents_scan(&parents[0], 0, nf, nf, &before, &after)
     if bad_parent:
         raise ValueError("a parent is not a node index or -1")
-    return 0
+    return 1 if before else (2 if after else 0)
 
 
 def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64_t[::1] stops,
@@ -186,11 +188,11 @@ def forest_value(const coin_t[::1] coins, const int64_t[::1] starts, const int64
     """
     cdef coin_t total = 0
     cdef int64_t bad_index = -1
-    cdef int status
-    _forest_arguments(coins.shape[0], starts, stops, n_rows, fbase, parents, removed)
+    cdef int status, order
+    order = _forest_arguments(coins.shape[0], starts, stops, n_rows, fbase, parents, removed)
     with nogil:
         status = _forest_value_into(coins, starts, stops, n_rows, fbase, parents, removed,
-                                    &total, &bad_index, wide)
+                                    order, &total, &bad_index, wide)
     if status == NO_MEMORY:
         raise MemoryError()
     if status == NOT_FINITE:
@@ -240,9 +242,9 @@ def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
     cdef int64_t bad_index = -1, live, p
     cdef int64_t *play = NULL
     cdef Py_ssize_t c
-    cdef int status = OK
+    cdef int status = OK, order
     cdef bint ovf = False
-    _forest_arguments(coins.shape[0], starts, stops, n_rows, fbase, parents, removed)
+    order = _forest_arguments(coins.shape[0], starts, stops, n_rows, fbase, parents, removed)
     live = _live_count(starts, stops, removed)
     if live == 0:
         return Status.OK, (first, second)
@@ -250,7 +252,7 @@ def forest_profits(const coin_t[::1] coins, const int64_t[::1] starts,
         with nogil:
             if coin_t is int64_t:
                 status = _forest_value_into(coins, starts, stops, n_rows, fbase, parents,
-                                            removed, &value, &bad_index, False)
+                                            removed, order, &value, &bad_index, False)
                 for c in range(starts.shape[0]):
                     for p in range(starts[c], stops[c]):
                         ovf |= add_checked(total, coins[p], &total)
@@ -289,32 +291,41 @@ def forest_check(const int64_t[::1] parents):
     cdef uint8_t *state
     cdef int code = FOREST_OK
     cdef int64_t bad = -1
-    for v in range(n):
-        q = parents[v]
-        if q < -1 or q >= n:
-            return ForestProblem.PARENT_OUT_OF_RANGE, v
-    if n == 0:
-        return ForestProblem.FOREST_OK, -1
-    state = <uint8_t *> malloc(n * sizeof(uint8_t))
-    if state == NULL:
-        raise MemoryError()
-    with nogil:
+    cdef bint out_of_range = False, before = True, after = True
+    if n > 0:
+        with nogil:
+            # One vectorised pass: the parents in range, and whether they all precede or
+            # all follow their children, when no cycle can exist (a path of 10^6 nodes:
+            # 2.5 ms -> 0.45 ms for the check).
+            out_of_range = _parents_scan(&parents[0], 0, n, n, &before, &after)
+    if out_of_range:
         for v in range(n):
-            state[v] = 0  # 0: not seen, 1: on the path being climbed, 2: reaches a root
-        for v in range(n):
-            x = v
-            while x >= 0 and state[x] == 0:
-                state[x] = 1
-                x = parents[x]
-            if x >= 0 and state[x] == 1:
-                code = CYCLE
-                bad = x
+            q = parents[v]
+            if q < -1 or q >= n:
+                code = PARENT_OUT_OF_RANGE
+                bad = v
                 break
-            x = v
-            while x >= 0 and state[x] == 1:
-                state[x] = 2
-                x = parents[x]
-    free(state)
+    elif n > 0 and not (before or after):
+        state = <uint8_t *> malloc(n * sizeof(uint8_t))
+        if state == NULL:
+            raise MemoryError()
+        with nogil:
+            for v in range(n):
+                state[v] = 0  # 0: not seen, 1: on the path being climbed, 2: reaches a root
+            for v in range(n):
+                x = v
+                while x >= 0 and state[x] == 0:
+                    state[x] = 1
+                    x = parents[x]
+                if x >= 0 and state[x] == 1:
+                    code = CYCLE
+                    bad = x
+                    break
+                x = v
+                while x >= 0 and state[x] == 1:
+                    state[x] = 2
+                    x = parents[x]
+        free(state)
     return _codes.ForestProblem(code), bad
 
 
