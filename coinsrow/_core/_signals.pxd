@@ -71,6 +71,14 @@ cdef inline int _forest_signals(int64_t step) except -1 nogil:
     return 0
 
 
+cdef inline int _signals_now() except -1:
+    """Run the signal handlers now (the GIL held): at the end of a kernel whose last phase
+    runs too briefly to look at them, so that a Ctrl-C pressed then stops the kernel itself,
+    not the Python code after it."""
+    PyErr_CheckSignals()
+    return 0
+
+
 cdef inline int _gil_signals(int64_t step) except -1:
     """_forest_signals for loops that hold the GIL (the exact twins): every
     _FOREST_SIGNALS steps, run the signal handlers."""
