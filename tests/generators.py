@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from array import array
 
 ROW_STYLES = (
     "wide", "ties", "signs", "valley", "peak", "walk", "alternating", "sorted", "big", "edges",
@@ -102,6 +103,36 @@ def relabelled(values: list, parents: list[int], label: list[int]) -> tuple[list
         new_values[label[i]] = values[i]
         new_parents[label[i]] = -1 if parents[i] < 0 else label[parents[i]]
     return new_values, new_parents
+
+
+def numbered_any_way(rng: random.Random, values: list,
+                     parents: list[int]) -> tuple[list, list[int]]:
+    """The forest as made (parents first), reversed (parents last) or numbered at random,
+    each a third of the time."""
+    n = len(values)
+    how = rng.randrange(3)
+    if how == 0:
+        return values, parents
+    return relabelled(values, parents,
+                      list(range(n))[::-1] if how == 1 else rng.sample(range(n), n))
+
+
+def taken_mask(rng: random.Random, parents: list[int], chance: float) -> array:
+    """A position in play, as the kernels' ``removed`` mask: each root taken with probability
+    ``chance``, and each node whose parent was taken (a root then) likewise, in any
+    numbering."""
+    children: list[list[int]] = [[] for _ in parents]
+    for v, p in enumerate(parents):
+        if p >= 0:
+            children[p].append(v)
+    removed = array("B", bytes(len(parents)))
+    roots = [v for v, p in enumerate(parents) if p < 0]
+    while roots:
+        v = roots.pop()
+        if rng.random() < chance:
+            removed[v] = 1
+            roots.extend(children[v])
+    return removed
 
 
 def random_forest(rng: random.Random, n: int, low: int = -4, high: int = 9, *,

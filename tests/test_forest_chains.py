@@ -22,7 +22,7 @@ from alarms import raised_in, stop_after
 
 from coinsrow import Game, _core
 
-from generators import relabelled, small_coins
+from generators import numbered_any_way, small_coins, taken_mask
 from modes import scaled
 from oracles import block_merging_value, brute_forest_value
 
@@ -55,16 +55,6 @@ def _chained(rng: random.Random, n: int) -> list[int]:
     return parents
 
 
-def _numbered(rng: random.Random, values: list, parents: list[int]) -> tuple[list, list[int]]:
-    """As made (parents first), reversed (parents last) or numbered at random."""
-    n = len(values)
-    how = rng.randrange(3)
-    if how == 0:
-        return values, parents
-    return relabelled(values, parents,
-                      list(range(n))[::-1] if how == 1 else rng.sample(range(n), n))
-
-
 def _coins(rng: random.Random, n: int, kind: str) -> list:
     if kind == "big":
         return [rng.choice([-1, 1]) * rng.randint(0, 2**70) for _ in range(n)]
@@ -73,29 +63,13 @@ def _coins(rng: random.Random, n: int, kind: str) -> list:
     return small_coins(rng, n)  # negatives, ties, zeros
 
 
-def _taken(rng: random.Random, parents: list[int]) -> array:
-    """A position in play: roots taken at random, and the roots they leave."""
-    children: list[list[int]] = [[] for _ in parents]
-    for v, p in enumerate(parents):
-        if p >= 0:
-            children[p].append(v)
-    removed = array("B", bytes(len(parents)))
-    roots = [v for v, p in enumerate(parents) if p < 0]
-    chance = rng.random() * 0.6
-    while roots:
-        v = roots.pop()
-        if rng.random() < chance:
-            removed[v] = 1
-            roots.extend(children[v])
-    return removed
-
 
 def test_chains_against_minimax():
     rng = random.Random(71)
     for case in range(scaled(240)):
         n = rng.randint(1, 10)
         kind = ("ints", "big", "fractions")[case % 3]
-        values, parents = _numbered(rng, _coins(rng, n, kind), _chained(rng, n))
+        values, parents = numbered_any_way(rng, _coins(rng, n, kind), _chained(rng, n))
         rows = [_coins(rng, rng.randint(1, 3), kind) for _ in range(rng.randint(0, 1))]
         stacks = [_coins(rng, rng.randint(1, 3), kind) for _ in range(rng.randint(0, 1))]
         game = Game(rows=rows, stacks=stacks, forest=(values, parents))
@@ -114,8 +88,8 @@ def test_chains_in_play_against_the_global_block_merging_and_the_twin():
         wide = case % 4 == 0
         coins = ([rng.randint(-2**40, 2**40) for _ in range(n)] if wide
                  else small_coins(rng, n))
-        values, parents = _numbered(rng, coins, _chained(rng, n))
-        removed = _taken(rng, parents) if case % 2 else array("B", bytes(n))
+        values, parents = numbered_any_way(rng, coins, _chained(rng, n))
+        removed = taken_mask(rng, parents, rng.random() * 0.6) if case % 2 else array("B", bytes(n))
         keep = [v for v in range(n) if not removed[v]]
         new_id = {v: i for i, v in enumerate(keep)}
         left = [values[v] for v in keep]
@@ -143,7 +117,7 @@ def test_chains_of_floats_machine_and_twin_bit_for_bit():
             floats = [rng.choice([-1.7e308, 1e308, 0.0, 1.5e308]) for _ in range(n)]
         else:
             floats = [rng.uniform(-1e3, 1e3) for _ in range(n)]
-        values, parents = _numbered(rng, floats, _chained(rng, n) if n else [])
+        values, parents = numbered_any_way(rng, floats, _chained(rng, n) if n else [])
         arguments = (array("q"), array("q"), 0, 0, array("q", parents), array("B", bytes(n)))
         a = _core.forest_value(array("d", values), *arguments)
         b = _core.forest_value_exact(list(values), *arguments)
@@ -167,7 +141,7 @@ def test_parents_checks_tell_the_order_cycles_and_the_bad_parent():
     rng = random.Random(75)
     for _ in range(200):
         n = rng.randint(1, 30)
-        parents = _numbered(rng, [0] * n, _chained(rng, n))[1]
+        parents = numbered_any_way(rng, [0] * n, _chained(rng, n))[1]
         answer = _core.forest_check(array("q", parents))
         assert answer == (_core.ForestProblem.FOREST_OK, -1)
         assert type(answer[0]) is _core.ForestProblem

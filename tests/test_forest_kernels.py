@@ -27,7 +27,7 @@ from alarms import raised_in, stop_after
 from coinsrow import Game, _core
 from coinsrow._dispatch import EXACT
 
-from generators import random_parents, relabelled, small_coins
+from generators import numbered_any_way, random_parents, relabelled, small_coins, taken_mask
 from modes import scaled
 from oracles import block_merging_value
 
@@ -62,33 +62,6 @@ def _shape(rng: random.Random, n: int) -> list[int]:
     return parents
 
 
-def _labelled(rng: random.Random, values: list, parents: list[int]) -> tuple[list, list]:
-    """As generated (parents first), reversed (parents last) or relabelled at random."""
-    n = len(values)
-    how = rng.randrange(3)
-    if how == 0:
-        return values, parents
-    return relabelled(values, parents,
-                      list(range(n))[::-1] if how == 1 else rng.sample(range(n), n))
-
-
-def _taken(rng: random.Random, parents: list[int], chance: float) -> array:
-    """A position in play, as the kernels' ``removed`` mask: each root taken with probability
-    ``chance``, and each node whose parent was taken (a root then) likewise, in any
-    numbering."""
-    children: list[list[int]] = [[] for _ in parents]
-    for v, p in enumerate(parents):
-        if p >= 0:
-            children[p].append(v)
-    removed = array("B", bytes(len(parents)))
-    roots = [v for v, p in enumerate(parents) if p < 0]
-    while roots:
-        v = roots.pop()
-        if rng.random() < chance:
-            removed[v] = 1
-            roots.extend(children[v])
-    return removed
-
 
 def _wide_values(rng: random.Random, n: int) -> list[int]:
     """Coins of every range: small with ties, up to 2^40 and 2^60 (the radix sorts' bytes),
@@ -113,7 +86,7 @@ def test_large_forests_against_the_global_block_merging():
     rng = random.Random(32)
     for _ in range(scaled(160)):
         n = rng.randint(50, 2500)
-        values, parents = _labelled(rng, _wide_values(rng, n), _shape(rng, n))
+        values, parents = numbered_any_way(rng, _wide_values(rng, n), _shape(rng, n))
         stacks = [small_coins(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 2))]
         game = Game(stacks=stacks, forest=(values, parents))
         expected = block_merging_value(stacks, values, parents)
@@ -140,7 +113,7 @@ def test_runs_of_every_key_width_against_the_global_block_merging():
         # Star-like: most nodes hang below the root or one other node, a few below others.
         parents = [-1] + [rng.choice([0, 0, 0, min(1, i - 1), rng.randrange(i)])
                           for i in range(1, n)]
-        values, parents = _labelled(rng, values, parents)
+        values, parents = numbered_any_way(rng, values, parents)
         expected = block_merging_value([], values, parents)
         assert Game(forest=(values, parents)).value() == expected
         assert Game(forest=(np.array(values), np.array(parents))).value() == expected
@@ -151,8 +124,8 @@ def test_the_path_for_huge_forests_agrees():
     rng = random.Random(33)
     for _ in range(scaled(200)):
         n = rng.randint(0, 300)
-        values, parents = _labelled(rng, small_coins(rng, n), _shape(rng, n) if n else [])
-        removed = _taken(rng, parents, 0.2)
+        values, parents = numbered_any_way(rng, small_coins(rng, n), _shape(rng, n) if n else [])
+        removed = taken_mask(rng, parents, 0.2)
         arguments = (array("q", []), array("q", []), 0, 0, array("q", parents), removed)
         for coins, kernel in ((array("q", values), _core.forest_value),
                               (array("d", [x / 4 for x in values]), _core.forest_value),
@@ -173,7 +146,7 @@ def test_machine_and_twin_agree_bit_for_bit_on_every_order_and_on_runs():
             floats = [rng.choice([-1.7e308, 1e308, 0.0, 1.5e308]) for _ in range(n)]
         else:
             floats = [rng.uniform(-1e3, 1e3) for _ in range(n)]
-        values, parents = _labelled(rng, floats, _shape(rng, n) if n else [])
+        values, parents = numbered_any_way(rng, floats, _shape(rng, n) if n else [])
         arguments = (array("q", []), array("q", []), 0, 0, array("q", parents),
                      array("B", bytes(n)))
         a = _core.forest_value(array("d", values), *arguments)
@@ -295,7 +268,7 @@ def _scattered_in_play(rng: random.Random, n: int, label: list[int]) -> tuple:
     """``(values, parents, removed)``: a ``_scattered_forest`` of ``n`` nodes numbered by
     ``label``, coins of every width, and half the time a position in play."""
     values, parents = relabelled(_wide_values(rng, n), _scattered_forest(rng, n), label)
-    return values, parents, _taken(rng, parents, 0.3 if rng.random() < 0.5 else 0.0)
+    return values, parents, taken_mask(rng, parents, 0.3 if rng.random() < 0.5 else 0.0)
 
 
 def _check_value_kernels(values: list, parents: list, removed: array) -> tuple:
@@ -413,7 +386,7 @@ def test_kept_scratch_gives_the_values_of_fresh_scratch():
         values = _wide_values(rng, n)
         if max(map(abs, values)) > 2**41:
             values = [x >> 20 for x in values]  # no int64 overflow: the machine answers
-        values, parents = _labelled(rng, values, _shape(rng, n))
+        values, parents = numbered_any_way(rng, values, _shape(rng, n))
         expected = block_merging_value([], values, parents)
         assert _machine_value(values, parents) == expected
         assert _kept_buffers_are_free()
@@ -436,7 +409,7 @@ def test_threads_computing_values_at_once_share_the_kept_scratch():
     forests = []
     for _ in range(scaled(8, 2)):
         n = rng.randint(20000, 60000)
-        forests.append(_labelled(rng, small_coins(rng, n), _shape(rng, n)))
+        forests.append(numbered_any_way(rng, small_coins(rng, n), _shape(rng, n)))
     expected = [_machine_value(values, parents) for values, parents in forests]
     answers: dict[tuple[int, int], int] = {}
 
