@@ -391,7 +391,7 @@ def test_interrupts_at_random_moments_of_big_forests():
     recursive tree: each call ends with KeyboardInterrupt within a second (never a hang, a
     crash or an ignored signal), and the Game answers right afterwards."""
     n = 2 * 10**5 if EXACT else 2 * 10**6
-    rounds = 16
+    rounds = 8
     code = FOREST_CHILD.format(n=n, rounds=rounds, round_function=CHILD_ROUND)
     latencies, _ = signals_at_random_moments(code, rounds, 11)
     assert max(latencies) < 1.0, latencies

@@ -130,11 +130,11 @@ def _check_position(engine: Engine, solve: Any, state: Any) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_engine_move_values_after_every_move_against_the_game_and_minimax(seed: int) -> None:
-    """Whole random games (1,000 of them): after every move, by either side, the Engine's
+    """Whole random games (600 of them): after every move, by either side, the Engine's
     worths are the Game's and the oracle's, its structure unchanged by asking; copies and
     pickles made mid-game answer the same."""
     rng = random.Random(4100 + seed)
-    for _ in range(250):
+    for _ in range(150):
         game, solve, state = _random_game(rng)
         engine = Engine(game)
         while True:

@@ -98,8 +98,8 @@ def _random_moves(rng: random.Random, game: Game) -> list[Any]:
     return simulate(game, how if how != "mixed" else "greedy", second).moves
 
 
-#: Random small games per seed of the test against minimax (4 seeds: 5,000 games).
-GAMES_PER_SEED = 1250
+#: Random small games per seed of the test against minimax (4 seeds: 3,200 games).
+GAMES_PER_SEED = 800
 
 
 @pytest.mark.parametrize("seed", range(4))
