@@ -358,6 +358,13 @@ def forest_children_and_roots(const int64_t[::1] parents, const uint8_t[::1] rem
 
 # -- the engine's structure --------------------------------------------------------------------
 
+cdef inline int64_t *_carve(int64_t **at, int64_t words) noexcept:
+    """The next ``words`` int64 of a block being handed out as arrays; ``at`` moves past them."""
+    cdef int64_t *piece = at[0]
+    at[0] = piece + words
+    return piece
+
+
 cdef class ForestWindows:
     """Live rows, stacks and a forest (the Engine's position): the value, the move of the
     one tie rule, and any move by either side.
@@ -417,6 +424,7 @@ cdef class ForestWindows:
         cdef uint8_t *alive = NULL
         cdef int64_t *at
         cdef int64_t nf_size, words
+        cdef size_t nbytes
         cdef bint ovf = False, too_big = False
         cdef int st = OK
         view = memoryview(coins)
@@ -465,48 +473,33 @@ cdef class ForestWindows:
         # CPU time; 24,000 -> 7,000 page faults, and fewer TLB misses).
         nf_size = self.nf if self.nf > 0 else 1
         words = 9 * size + nf_size + 5 * (self.k + 1)
-        self.memory = malloc(words * sizeof(int64_t) + 2 * size * sizeof(uint8_t))
+        nbytes = words * sizeof(int64_t) + 2 * size * sizeof(uint8_t)
+        self.memory = malloc(nbytes)
         if self.memory == NULL:
             raise MemoryError()
-        _huge_pages(self.memory, words * sizeof(int64_t) + 2 * size * sizeof(uint8_t))
+        _huge_pages(self.memory, nbytes)
         alive = <uint8_t *> malloc(size * sizeof(uint8_t))
         if alive == NULL:
             raise MemoryError()
         at = <int64_t *> self.memory
-        self.sflat = at
-        at += size
-        self.spar = at
-        at += size
-        self.scomp = at
-        at += size
-        self.first_child = at
-        at += size
-        self.next_sib = at
-        at += size
-        self.merged_first = at
-        at += size
-        self.merged_next = at
-        at += size
-        self.root_heap = at
-        at += size
+        self.sflat = _carve(&at, size)
+        self.spar = _carve(&at, size)
+        self.scomp = _carve(&at, size)
+        self.first_child = _carve(&at, size)
+        self.next_sib = _carve(&at, size)
+        self.merged_first = _carve(&at, size)
+        self.merged_next = _carve(&at, size)
+        self.root_heap = _carve(&at, size)
         if self.is_float:
-            self.K_f = <double *> at
-            at += size
+            self.K_f = <double *> _carve(&at, size)
         else:
-            self.K_i = at
-            at += size
-        self.slot_of_node = at
-        at += nf_size
-        self.stack_top = at
-        at += self.k + 1
-        self.stack_end = at
-        at += self.k + 1
-        self.first_slot = at
-        at += self.k + 1
-        self.comp_start = at
-        at += self.k + 1
-        self.comp_stop = at
-        at += self.k + 1
+            self.K_i = _carve(&at, size)
+        self.slot_of_node = _carve(&at, nf_size)
+        self.stack_top = _carve(&at, self.k + 1)
+        self.stack_end = _carve(&at, self.k + 1)
+        self.first_slot = _carve(&at, self.k + 1)
+        self.comp_start = _carve(&at, self.k + 1)
+        self.comp_stop = _carve(&at, self.k + 1)
         self.released = <uint8_t *> at
         self.gone = self.released + size
         memset(self.gone, 0, size * sizeof(uint8_t))
