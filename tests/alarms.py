@@ -10,6 +10,7 @@ from the caller's frame). ``CtrlC`` presses Ctrl-C again and again from a thread
 from __future__ import annotations
 
 import _thread
+import gc
 import signal
 import threading
 import time
@@ -34,6 +35,12 @@ def _handler(signum: int, frame: Any) -> None:
 
 
 def stop_after(seconds: float, call: Callable[[], Any]) -> Stop:
+    # The cyclic collector stays off meanwhile: a signal's handler may run inside any
+    # Python code, and a collection runs the Python callbacks in ``gc.callbacks`` (Hypothesis
+    # installs one to time the collector), where an exception is only reported as
+    # unraisable and the call goes on, never stopped.
+    was_enabled = gc.isenabled()
+    gc.disable()
     previous = signal.signal(signal.SIGALRM, _handler)
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -42,6 +49,8 @@ def stop_after(seconds: float, call: Callable[[], Any]) -> Stop:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if was_enabled:
+            gc.enable()
     return caught.value
 
 
