@@ -31,7 +31,7 @@ from coinsrow._bounds import Bounds, Starts, Stops
 from coinsrow._game import where
 
 from generators import random_forest, random_game
-from modes import scaled
+from modes import drawn, scaled
 from oracles import brute_solver, paper_value
 
 try:
@@ -493,7 +493,7 @@ def test_persistent_bounds_agree_with_a_list_under_any_changes(k, seed):
     starts = [rng.randint(0, 50) for _ in range(k)]
     stops = [s + rng.randint(0, 60) for s in starts]
     versions = [(Bounds(array("q", starts), array("q", stops)), list(zip(starts, stops)))]
-    for _ in range(60):
+    for _ in range(drawn(60)):
         bounds, model = rng.choice(versions)
         nonempty = [c for c, (a, b) in enumerate(model) if a < b]
         if not nonempty:
@@ -538,7 +538,7 @@ def _scanning_greedy(game: Game) -> Move:
 @pytest.mark.slow
 def test_greedy_plays_what_its_definition_plays():
     rng = random.Random(1901)
-    for _ in range(scaled(200)):
+    for _ in range(scaled(drawn(200))):
         rows, stacks = random_game(rng, rng.choice([10, 60]), -3, 3)
         for kind in (int, float, Fraction, Decimal):
             game = Game(rows=[[kind(x) for x in r] for r in rows],

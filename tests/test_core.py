@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from coinsrow import Game, Profits, profits, value
 
 from generators import random_game, random_row
+from modes import drawn
 from oracles import brute_value, dp_table, dp_value, paper_value
 
 INT64_MAX = 2**63 - 1
@@ -114,7 +115,7 @@ def test_fusions_that_overflow_int64():
 @pytest.mark.slow
 def test_games_of_rows_and_stacks_match_brute_force():
     rng = random.Random(7)
-    for trial in range(2500):
+    for trial in range(drawn(2500)):
         rows, stacks = random_game(rng, 10, *((-4, 4) if trial % 2 else (0, 2)))
         g = Game(rows=rows, stacks=stacks)
         expected = brute_value(rows, stacks)

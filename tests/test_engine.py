@@ -21,7 +21,7 @@ from coinsrow._dispatch import EXACT
 from coinsrow._game import where
 
 from generators import SMALL_STYLES, random_forest, random_parents, random_row
-from modes import MACHINE_WINDOWS, scaled
+from modes import MACHINE_WINDOWS, drawn, scaled
 from oracles import (
     after_move,
     brute_forest_solver,
@@ -240,7 +240,7 @@ def test_several_rows_use_one_window_structure():
 @pytest.mark.slow
 def test_engine_stacks_against_brute_force():
     rng = random.Random(17)
-    for game in range(600):
+    for game in range(drawn(600)):
         rows = [random_row(rng, rng.randint(0, 3), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
         stacks = [random_row(rng, rng.randint(0, 7), SMALL_STYLES)
                   for _ in range(rng.randint(1, 3))]
@@ -256,7 +256,7 @@ def test_engine_stacks_against_brute_force():
 @pytest.mark.slow
 def test_engine_exact_stacks_against_brute_force():
     rng = random.Random(18)
-    for game in range(300):
+    for game in range(drawn(300)):
         scale = (lambda x: Fraction(x, 3)) if game % 2 else (lambda x: x * 2**65 + 1)
         rows = [[scale(x) for x in random_row(rng, rng.randint(0, 3), SMALL_STYLES)]
                 for _ in range(rng.randint(0, 2))]
@@ -549,7 +549,7 @@ FOREST_OPPONENTS = ("random", "greedy", "trees", "spoiler")
 @pytest.mark.slow
 def test_engine_on_forests_against_brute_force():
     rng = random.Random(40)
-    for game in range(scaled(400, 3)):
+    for game in range(scaled(drawn(400), 3)):
         rows, stacks, values, parents = _forest_position(rng, 8)
         _play_forest_game(rows, stacks, values, parents, rng,
                           FOREST_OPPONENTS[game % len(FOREST_OPPONENTS)])
@@ -625,7 +625,7 @@ def test_engine_on_larger_forests_against_game_values():
     """Hundreds of nodes: every value against Game.value() of the same position, every best
     move against Game.best_move(), the opponent random."""
     rng = random.Random(43)
-    for game in range(scaled(15)):
+    for game in range(scaled(drawn(15))):
         rows, stacks, values, parents = _forest_position(rng, 300)
         if game % 3 == 0:
             values = [Fraction(x, 5) for x in values]
@@ -780,7 +780,7 @@ def test_forest_engine_moves_are_the_legal_moves_after_any_moves():
     oracle's state), as Game.moves() lists them; through copies, pickles and a position
     read back from the structure (what an interrupted move leaves) as well."""
     rng = random.Random(5101)
-    for _ in range(300):
+    for _ in range(drawn(300)):
         values, parents = random_forest(rng, rng.randint(0, 12))
         rows = [random_row(rng, rng.randint(0, 4), SMALL_STYLES) for _ in range(rng.randint(0, 2))]
         stacks = [random_row(rng, rng.randint(0, 3), SMALL_STYLES)

@@ -23,6 +23,7 @@ from coinsrow._game import where
 
 from checks import check_best_moves_follow_the_play, check_forest_play, rounded
 from generators import random_forest_position, random_parents, relabelled, small_coins
+from modes import drawn
 from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value
 
 # -- small positions against minimax --------------------------------------------------------
@@ -31,7 +32,7 @@ from oracles import after_move, brute_forest_solver, brute_forest_value, brute_v
 @pytest.mark.slow
 def test_value_and_play_against_minimax_on_many_small_mixed_positions():
     rng = random.Random(2024)
-    for _ in range(800):
+    for _ in range(drawn(800)):
         rows, stacks, values, parents = random_forest_position(rng, 8)
         game = Game(rows=rows, stacks=stacks, forest=(values, parents))
         expected = brute_forest_value(rows, stacks, values, parents)
@@ -45,7 +46,7 @@ def test_value_and_play_against_minimax_on_many_small_mixed_positions():
 @pytest.mark.slow
 def test_value_and_play_against_minimax_on_forests_of_up_to_12_nodes():
     rng = random.Random(7)
-    for _ in range(150):
+    for _ in range(drawn(150)):
         n = rng.randint(9, 12)
         values = small_coins(rng, n)
         parents = random_parents(rng, n)
@@ -172,7 +173,7 @@ def test_one_long_path_is_one_stack():
 @pytest.mark.slow
 def test_exact_types_and_int64_overflow():
     rng = random.Random(9)
-    for _ in range(300):
+    for _ in range(drawn(300)):
         rows, stacks, values, parents = random_forest_position(rng, 8)
         expected = brute_forest_value(rows, stacks, values, parents)
         big = 2**62
@@ -249,7 +250,7 @@ def test_overflowing_floats_are_solved_exactly():
     rounded once (multiples of 2^1018: every sum that does not overflow is exact too)."""
     rng = random.Random(35)
     overflowed = 0
-    for _ in range(300):
+    for _ in range(drawn(300)):
         rows, stacks, values, parents = random_forest_position(rng, 7)
         if not values:
             continue

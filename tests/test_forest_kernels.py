@@ -28,7 +28,7 @@ from coinsrow import Game, _core
 from coinsrow._dispatch import EXACT
 
 from generators import numbered_any_way, random_parents, relabelled, small_coins, taken_mask
-from modes import scaled
+from modes import drawn, scaled
 from oracles import block_merging_value
 
 # The files an interrupt of a forest kernel may land in: the kernels' module, its steps' and
@@ -299,8 +299,8 @@ def test_scattered_forests_renumbered_in_preorder_against_the_global_block_mergi
     against the global block merging, the 64-bit path (which does not renumber) and the
     same forest in preorder already (renumbering changes nothing there)."""
     rng = random.Random(47)
-    checked = 0
-    for _ in range(scaled(120)):
+    checked, forests = 0, scaled(drawn(120))
+    for _ in range(forests):
         n = rng.randint(100, 3000)
         parents_last = rng.random() < 0.5
         values, parents, removed = _scattered_in_play(
@@ -310,7 +310,7 @@ def test_scattered_forests_renumbered_in_preorder_against_the_global_block_mergi
         assert Game(forest=(left_values, left_parents)).value() == expected
         in_preorder = relabelled(left_values, left_parents, _preorder(left_parents))
         assert Game(forest=in_preorder).value() == expected
-    assert checked >= scaled(120) * 9 // 10  # nearly all of them renumbered
+    assert checked >= forests * 9 // 10  # nearly all of them renumbered
 
 
 def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block_merging():
@@ -379,7 +379,7 @@ def test_kept_scratch_gives_the_values_of_fresh_scratch():
     call reuses the buffers the last one wrote), against the global block merging; the play
     (whose blocks use kept buffers too) adds up to the value."""
     rng = random.Random(41)
-    for round_ in range(scaled(12, 3)):
+    for round_ in range(scaled(drawn(12), 3)):
         if round_ == 4:
             _core.scratch_release()  # from empty slots again
         n = rng.randint(5000, 40000)

@@ -24,7 +24,7 @@ import pytest
 from coinsrow import Engine, Game
 from coinsrow._dispatch import EXACT
 
-from modes import scaled
+from modes import drawn, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -261,7 +261,7 @@ def test_interrupts_at_random_moments_of_play_leave_engines_consistent():
     rng = random.Random(2)
     n = scaled(20_000)
     row = [rng.randint(-1000, 1000) for _ in range(n)]
-    for _ in range(12):
+    for _ in range(drawn(12)):
         engine = Engine(Game(rows=[row[:n // 2]], stacks=[row[n // 2:]]))
         timer = threading.Timer(rng.uniform(0.005, 0.06), _thread.interrupt_main)
         try:
@@ -391,7 +391,7 @@ def test_interrupts_at_random_moments_of_big_forests():
     recursive tree: each call ends with KeyboardInterrupt within a second (never a hang, a
     crash or an ignored signal), and the Game answers right afterwards."""
     n = 2 * 10**5 if EXACT else 2 * 10**6
-    rounds = 8
+    rounds = drawn(8)
     code = FOREST_CHILD.format(n=n, rounds=rounds, round_function=CHILD_ROUND)
     latencies, _ = signals_at_random_moments(code, rounds, 11)
     assert max(latencies) < 1.0, latencies
@@ -449,7 +449,7 @@ def test_interrupts_at_random_moments_of_building_intervals():
     built: each build ends with KeyboardInterrupt within a second (never a hang, a crash or
     an ignored signal); the row, the Intervals built before and new ones answer right."""
     n = 2 * 10**5 if EXACT else 3 * 10**6
-    rounds = 6
+    rounds = drawn(6)
     code = INTERVALS_CHILD.format(n=n, rounds=rounds, round_function=CHILD_ROUND)
     latencies, last = signals_at_random_moments(code, rounds, 13)
     assert max(latencies) < 1.0, latencies

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from coinsrow import Intervals, _core, value
 
 from generators import SMALL_STYLES, random_row
-from modes import scaled
+from modes import drawn, scaled
 from oracles import dp_table
 
 # The forced (spacing, min_side) of the kernels in these tests; (0, 0) is automatic.
@@ -167,7 +167,7 @@ def test_long_rows_of_every_family_against_the_row_solver():
 
 def test_every_sub_row_of_small_rows():
     rng = random.Random(30)
-    for _ in range(600):
+    for _ in range(drawn(600)):
         row = random_row(rng, rng.randint(0, 18), SMALL_STYLES)
         _check_every_sub_row(Intervals(row), row, dp_table(row))
 
@@ -223,7 +223,7 @@ def test_slice_bounds_none_and_types():
 
 def test_exact_and_float_rows():
     rng = random.Random(33)
-    for _ in range(60):
+    for _ in range(drawn(60)):
         ints = random_row(rng, rng.randint(1, 25), SMALL_STYLES)
         n = len(ints)
         for row, kind in (

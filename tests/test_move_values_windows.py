@@ -21,6 +21,7 @@ from coinsrow import Engine, Game, _core
 from coinsrow._dispatch import EXACT
 
 from generators import random_forest, random_game
+from modes import drawn
 from oracles import after_move, brute_forest_solver
 
 KINDS = ("int", "int", "big", "float", "Fraction", "Decimal")
@@ -134,7 +135,7 @@ def test_engine_move_values_after_every_move_against_the_game_and_minimax(seed: 
     worths are the Game's and the oracle's, its structure unchanged by asking; copies and
     pickles made mid-game answer the same."""
     rng = random.Random(4100 + seed)
-    for _ in range(150):
+    for _ in range(drawn(150)):
         game, solve, state = _random_game(rng)
         engine = Engine(game)
         while True:
@@ -179,7 +180,7 @@ def test_long_rows_and_stacks_whose_takes_restructure_many_blocks() -> None:
               lambda m: [k * (-1) ** k for k in range(m)],
               lambda m: sorted(rng.randint(0, 20) for _ in range(m)),
               lambda m: [m - k for k in range(m)] + [rng.randint(0, 3) for _ in range(m)])
-    for _ in range(30):
+    for _ in range(drawn(30)):
         rows = [rng.choice(shapes)(rng.randint(1, 40)) for _ in range(rng.randint(1, 2))]
         stacks = [rng.choice(shapes)(rng.randint(1, 40)) for _ in range(rng.randint(0, 2))]
         engine = Engine(Game(rows=rows, stacks=stacks))

@@ -16,7 +16,7 @@ from coinsrow import Engine, Game, Move, _core, best_move, play, value
 
 from checks import check_best_moves_follow_the_play
 from generators import SMALL_STYLES, random_game, random_row
-from modes import machine_only
+from modes import drawn, machine_only
 from oracles import brute_solver, dp_table
 
 
@@ -148,7 +148,7 @@ def _check_game_play(rows, stacks, moves):
 @pytest.mark.slow
 def test_game_play_is_optimal_at_every_move_against_brute_force():
     rng = random.Random(45)
-    for trial in range(1000):
+    for trial in range(drawn(1000)):
         rows, stacks = random_game(rng, 11, *((0, 2) if trial % 3 == 0 else (-4, 4)))
         _check_game_play(rows, stacks, Game(rows=rows, stacks=stacks).play())
 

@@ -19,7 +19,7 @@ import pytest
 
 from coinsrow import Game, _core, play, profits, value
 
-from modes import scaled
+from modes import drawn, scaled
 from oracles import dp_value
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -81,7 +81,7 @@ def test_windows_of_every_family_against_the_dp(kind):
     short rows."""
     rng = random.Random(kind)
     long_row = families.make(kind, 4000, np.random.default_rng(rng.randrange(10**6))).tolist()
-    for trial in range(scaled(60, 4)):
+    for trial in range(scaled(drawn(60), 4)):
         n = rng.randint(0, 70)
         start = 0 if trial % 5 == 0 else rng.randint(0, len(long_row) - n)
         check_small(long_row[start:start + n], (kind, start, n))

@@ -17,7 +17,7 @@ import pytest
 
 from coinsrow import _core, play, profits, value
 
-from modes import machine_only, scaled
+from modes import drawn, machine_only, scaled
 from oracles import dp_value
 
 
@@ -142,7 +142,7 @@ def falls_with_ties(rng: random.Random, n: int, high: int) -> list[int]:
 
 def test_ties_on_falling_runs_against_the_dp():
     rng = random.Random(7111)
-    for _ in range(scaled(40, 6)):
+    for _ in range(scaled(drawn(40), 6)):
         n = rng.randint(300, 700)
         high = rng.choice([400, 10**5, 10**9])
         shift = rng.choice([0, high // 2])  # negative coins too
@@ -269,7 +269,7 @@ def test_kept_scratch_between_calls_of_every_size():
 
     def worker(seed: int) -> None:
         order = random.Random(seed)
-        for _ in range(scaled(20, 10)):
+        for _ in range(scaled(drawn(20), 10)):
             row, want, moves = order.choice(rows)
             if value(row, threads=1) != want or play(row, threads=1) != moves:
                 errors.append(f"worker {seed}")

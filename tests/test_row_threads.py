@@ -32,7 +32,7 @@ from coinsrow._threads import row_split
 
 from checks import check_play
 from generators import random_row
-from modes import machine_only, scaled
+from modes import drawn, machine_only, scaled
 from oracles import dp_value
 
 THREADS = (1, 2, 3, 7)
@@ -96,7 +96,7 @@ def small_row(rng: random.Random, n: int) -> list[int]:
 @pytest.mark.slow
 def test_every_thread_count_against_the_dp_on_every_family():
     rng = random.Random(2101)
-    for _ in range(scaled(600)):
+    for _ in range(scaled(drawn(600))):
         row = small_row(rng, rng.randint(0, 40))
         arr = np.array(row, dtype=np.int64) if all(abs(x) < 2**62 for x in row) else row
         want = dp_value(row)
@@ -146,7 +146,7 @@ def test_parts_and_stitching_on_their_own():
     """The kernels with 1 to 8 parts in the calling thread, machine and twin, against the DP:
     the seams fall anywhere, in runs of ties and in Fusions."""
     rng = random.Random(2103)
-    for _ in range(scaled(6000)):
+    for _ in range(scaled(drawn(6000))):
         row = small_row(rng, rng.randint(0, 30))
         if not all(abs(x) < 2**62 for x in row):
             continue
@@ -241,7 +241,7 @@ def test_exact_floats_are_cut_into_parts_and_others_are_not():
     """The parts really run for exact floats: the float kernel with parts equals the twin
     with parts on the same numbers (which stitches them), and equals one part."""
     rng = random.Random(2107)
-    for _ in range(200):
+    for _ in range(drawn(200)):
         ints = small_row(rng, rng.randint(2, 60))
         if not all(abs(x) < 2**40 for x in ints):
             continue

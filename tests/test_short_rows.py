@@ -25,7 +25,7 @@ from coinsrow import _core
 from coinsrow._dispatch import EXACT, SHORT_PATH
 
 from generators import random_game
-from modes import scaled
+from modes import drawn, scaled
 from oracles import dp_value, paper_value
 
 short_rows = _core.short_rows
@@ -118,7 +118,7 @@ def _random_row(rng: random.Random) -> list:
 
 def test_random_short_rows_as_the_general_path() -> None:
     rng = random.Random(30)
-    for _ in range(1500):
+    for _ in range(drawn(1500)):
         _same_as_general(_random_row(rng))
 
 

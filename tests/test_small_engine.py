@@ -22,7 +22,7 @@ from coinsrow import Engine, Game, Move, _engine, _game
 from coinsrow._dispatch import EXACT
 
 from generators import ROW_STYLES, random_game, random_row
-from modes import machine_only, scaled
+from modes import drawn, machine_only, scaled
 from oracles import brute_value, dp_table
 
 INT64_MAX = 2**63 - 1
@@ -141,7 +141,7 @@ def _play_both(row: list, rng: random.Random) -> None:
 @pytest.mark.parametrize("styles", [ROW_STYLES, ("ties", "signs"), ("edges",), ("big",)])
 def test_short_engine_against_the_general_path_and_the_dp(styles):
     rng = random.Random(hash(styles) % 1000)
-    for _ in range(scaled(400)):
+    for _ in range(scaled(drawn(400))):
         n = rng.choice((0, 1, 2, 3, rng.randint(0, 12), rng.randint(0, 64), 65))
         _play_both(random_row(rng, n, styles), rng)
 

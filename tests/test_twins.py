@@ -22,6 +22,7 @@ from coinsrow import _core
 
 from checks import same_bits
 from generators import ROW_STYLES, random_parents, random_row
+from modes import drawn
 from window_check import check_windows
 
 Status = _core.Status
@@ -184,7 +185,7 @@ def test_game_kernels_call_by_call(seed, floats):
 def test_row_kernels_call_by_call(seed, floats):
     """The one-row kernels, cut into parts on threads or not, against their twins."""
     rng = random.Random(50 + seed)
-    for _ in range(250):
+    for _ in range(drawn(250)):
         n = rng.randint(0, 20)
         coins = random_coins(rng, n, floats)
         buffer = machine_buffer(coins, floats)

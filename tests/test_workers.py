@@ -16,7 +16,7 @@ from alarms import Stop, stop_after
 
 from coinsrow import _core
 
-from modes import machine_only
+from modes import drawn, machine_only
 
 run_on_threads = _core.run_on_threads
 
@@ -141,7 +141,7 @@ def test_ctrl_c_at_any_moment_of_threaded_calls_never_hangs():
                 return
 
         stopped = 0
-        for k in range(50):
+        for k in range(int(sys.argv[2])):
             # The first press after the presser's start() has returned.
             presses = CtrlC(0.002 + rng.random() * 0.02, lambda: rng.random() * 0.01)
             try:
@@ -163,7 +163,8 @@ def test_ctrl_c_at_any_moment_of_threaded_calls_never_hangs():
             assert coinsrow.values_many(games, threads=2) == values
         print("stopped", stopped, flush=True)
     """)
-    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)],
-                          capture_output=True, text=True, timeout=240)
+    presses = drawn(50)
+    done = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent),
+                           str(presses)], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "stopped 50"
+    assert done.stdout.strip() == f"stopped {presses}"
