@@ -140,15 +140,15 @@ def test_exact_twins_on_big_ints():
         import random
         from coinsrow import Engine, pizza
         rng = random.Random(1)
-        row = [rng.randrange(2**70) for _ in range(600_000)]
+        row = [rng.randrange(2**70) for _ in range(300_000)]
         Engine(row[:50]); pizza(row[:50])
         """)
-    # Early: while the boundaries are sorted; later (most of a pizza's time): while the
-    # window slides.
+    # Early: while the boundaries are sorted; later (most of a pizza's time, which is about
+    # 2.6 s here): while the window slides.
     # The twins' loops look at signals through _window's helper, and between the pieces of
     # the boundaries' sort in their own code (_w_order): the last frame is in either module.
     check(interrupt(setup, "Engine(row)"), "_window.pyx", twin_runs=True)
-    check(interrupt(setup, "pizza(row)", delay=2.5), "_window.pyx", twin_runs=True)
+    check(interrupt(setup, "pizza(row)", delay=1.2), "_window.pyx", twin_runs=True)
 
 
 @pytest.mark.slow
