@@ -30,6 +30,7 @@ from coinsrow.__main__ import main
 
 from checks import same_or_close
 from generators import random_forest
+from modes import drawn
 from oracles import brute_forest_solver, brute_solver, dp_table, dp_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -661,7 +662,7 @@ def check_forest_play(doc: dict, rows: list, stacks: list, values: list, parents
 @pytest.mark.slow
 def test_forest_json_every_move_optimal_against_brute_force():
     rng = random.Random(1111)
-    for _ in range(250):
+    for _ in range(drawn(250)):
         values, parents = random_forest(rng, rng.randint(1, 9))
         rows = [random_row(rng, rng.randint(0, 3), -3, 9) for _ in range(rng.randint(0, 2))]
         stacks = [random_row(rng, rng.randint(1, 2), -3, 9) for _ in range(rng.randint(0, 1))]

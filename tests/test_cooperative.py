@@ -24,6 +24,7 @@ import coinsrow
 from coinsrow import Game, cooperative_max, profits, simulate
 
 from generators import SMALL_STYLES, random_row
+from modes import drawn
 from oracles import cooperative_brute, cooperative_dumb_dp, cooperative_exhaustive
 
 INT64_MAX = 2**63 - 1
@@ -74,7 +75,7 @@ def test_two_coins_she_takes_the_larger():
 def test_result_bounds_every_play():
     """No play gives her more than the cooperative maximum, and the optimal one is a play."""
     rng = random.Random(3005)
-    for _ in range(300):
+    for _ in range(drawn(300)):
         row = random_row(rng, rng.randint(0, 30), SMALL_STYLES)
         best = cooperative_max(row)
         assert best >= profits(row).first

@@ -212,7 +212,7 @@ def _play_game_against_brute(rows, stacks, rng, opponent):
 @pytest.mark.slow
 def test_engine_rows_and_stacks_against_brute_force():
     rng = random.Random(14)
-    for game in range(700):
+    for game in range(drawn(700)):
         n_rows = rng.randint(0, 3)
         n_stacks = rng.randint(0, 2) if game % 2 else 0
         rows = [random_row(rng, rng.randint(0, 4), SMALL_STYLES) for _ in range(n_rows)]
@@ -570,7 +570,7 @@ def test_engine_on_forests_uses_the_compiled_structure_for_machine_numbers():
 @pytest.mark.slow
 def test_engine_on_forests_exact_numbers():
     rng = random.Random(41)
-    for game in range(scaled(300, 3)):
+    for game in range(scaled(drawn(300), 3)):
         rows, stacks, values, parents = _forest_position(rng, 7)
         scale = (lambda x: Fraction(x, 3), lambda x: x * 2**64 + 1,
                  lambda x: Decimal(x) / 8, lambda x: x / 4)[game % 4]
@@ -588,7 +588,7 @@ def test_engine_on_forests_of_huge_floats():
     rng = random.Random(42)
     exact = 0
     huge = 2.0**1012  # times coins of at most 1000: finite, and past 1e300
-    for _ in range(scaled(200, 3)):
+    for _ in range(scaled(drawn(200), 3)):
         rows, stacks, values, parents = _forest_position(rng, 6)
         rows = [[x * huge for x in r] for r in rows]
         stacks = [[x * huge for x in s] for s in stacks]

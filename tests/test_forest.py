@@ -86,7 +86,7 @@ def test_following_the_line_never_copies_the_forest():
 def test_best_move_is_optimal_after_leaving_the_line():
     """Random moves by either side, then an optimal move: optimal at every position."""
     rng = random.Random(12)
-    for _ in range(300):
+    for _ in range(drawn(300)):
         rows, stacks, values, parents = random_forest_position(rng, 9)
         solve = brute_forest_solver(rows, stacks, values, parents)
         position = Game(rows=rows, stacks=stacks, forest=(values, parents))
@@ -198,7 +198,7 @@ def test_exact_types_and_int64_overflow():
 @pytest.mark.slow
 def test_play_on_exact_and_overflowing_coins_is_optimal():
     rng = random.Random(10)
-    for _ in range(150):
+    for _ in range(drawn(150)):
         rows, stacks, values, parents = random_forest_position(rng, 8)
         big = [x * 2**62 for x in values]
         check_forest_play(rows, stacks, big, parents,
@@ -249,8 +249,8 @@ def test_overflowing_floats_are_solved_exactly():
     """Coins near the top of the float range: a sum that overflows is redone exactly and
     rounded once (multiples of 2^1018: every sum that does not overflow is exact too)."""
     rng = random.Random(35)
-    overflowed = 0
-    for _ in range(drawn(300)):
+    overflowed, positions = 0, drawn(300)
+    for _ in range(positions):
         rows, stacks, values, parents = random_forest_position(rng, 7)
         if not values:
             continue
@@ -269,7 +269,7 @@ def test_overflowing_floats_are_solved_exactly():
                             [[Fraction(x) for x in stack] for stack in stacks],
                             [Fraction(x) for x in huge], parents,
                             [m._replace(coin=Fraction(m.coin)) for m in game.play()])
-    assert overflowed > 5
+    assert overflowed > positions // 50  # some sums overflow (14 of the 300 positions in CI)
 
 
 # -- the Game API with a forest --------------------------------------------------------------
@@ -406,7 +406,7 @@ def test_best_move_is_a_function_of_the_position():
     take() is the best move of the same position built from scratch, and the first move of
     both positions' play()."""
     rng = random.Random(30)
-    for _ in range(400):
+    for _ in range(drawn(400)):
         rows, stacks, values, parents = random_forest_position(rng, 9)
         if rng.random() < 0.3:
             values = [Fraction(x, 2) for x in values]

@@ -84,7 +84,7 @@ def _wide_values(rng: random.Random, n: int) -> list[int]:
 @pytest.mark.slow
 def test_large_forests_against_the_global_block_merging():
     rng = random.Random(32)
-    for _ in range(scaled(160)):
+    for _ in range(scaled(drawn(160))):
         n = rng.randint(50, 2500)
         values, parents = numbered_any_way(rng, _wide_values(rng, n), _shape(rng, n))
         stacks = [small_coins(rng, rng.randint(0, 30)) for _ in range(rng.randint(0, 2))]
@@ -320,7 +320,8 @@ def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block
     64-bit path and the twin."""
     rng = random.Random(49)
     renumbered = 0
-    for _ in range(scaled(120)):
+    forests = scaled(drawn(120))
+    for _ in range(forests):
         n = rng.randint(2, 2000)
         values, parents, removed = _scattered_in_play(rng, n, rng.sample(range(n), n))
         children = [0] * n
@@ -329,7 +330,7 @@ def test_branching_forests_numbered_anywhere_renumbered_against_the_global_block
                 children[parents[v]] += 1
         renumbered += sum(count >= 2 for count in children) * 8 > n
         _check_value_kernels(values, parents, removed)
-    assert renumbered >= scaled(120) // 2  # most of them renumbered
+    assert renumbered >= forests // 2  # most of them renumbered
 
 
 def test_scattered_forests_that_overflow_int64_are_solved_exactly():

@@ -23,6 +23,7 @@ from coinsrow._html import HTML_MAX_COINS
 
 from checks import rounded
 from generators import random_parents
+from modes import drawn
 from oracles import after_move, brute_forest_solver
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +58,7 @@ def exact(component: list[float]) -> list[Fraction]:
 def test_every_number_of_the_page_is_the_exact_one_rounded_once():
     rng = random.Random(308)
     overflowed = 0
-    for _ in range(300):
+    for _ in range(drawn(300)):
         rows, stacks, values, parents = random_huge_game(rng)
         game = Game(rows=rows, stacks=stacks, forest=(values, parents) if values else None)
         solve = brute_forest_solver([exact(r) for r in rows], [exact(s) for s in stacks],

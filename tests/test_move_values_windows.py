@@ -157,7 +157,7 @@ def test_asking_changes_nothing_the_engine_does_next(seed: int) -> None:
     """An engine asked for its move values after every move plays on exactly as one never
     asked: the same best moves, values and structure at every step."""
     rng = random.Random(4200 + seed)
-    for _ in range(300):
+    for _ in range(drawn(300)):
         game, _, _ = _random_game(rng)
         asked, fresh = Engine(game), Engine(game)
         while True:

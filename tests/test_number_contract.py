@@ -30,7 +30,7 @@ from coinsrow import (
 
 from checks import close, rounded
 from generators import random_parents
-from modes import scaled
+from modes import drawn, scaled
 from oracles import brute_forest_value, cooperative_brute, dp_table
 
 M = 1.7976931348623157e308  # the largest float
@@ -135,7 +135,7 @@ def test_exact_forests(kind):
 @pytest.mark.slow
 def test_random_huge_float_rows_at_every_entry_point():
     rng = random.Random(63)
-    for _ in range(scaled(300)):
+    for _ in range(scaled(drawn(300))):
         n = rng.randint(0, 9)
         row = [rng.choice(HUGE) for _ in range(n)]
         exact = [Fraction(x) for x in row]

@@ -14,6 +14,7 @@ import pytest
 from coinsrow import Engine, Game, _engine, _game
 
 from generators import random_forest, random_game
+from modes import drawn
 from oracles import brute_forest_value
 
 BAD_NUMBERS: tuple[Any, ...] = (-1, -(2**63), 2**63, 2**64, 10**30, 1.0, 0.5, "1", None, True,
@@ -92,7 +93,7 @@ def mutations(rng: random.Random, args: tuple):
 def test_a_corrupt_game_pickle_is_refused_or_is_the_position_it_describes():
     rng = random.Random(9)
     refused = answered = 0
-    for _ in range(150):
+    for _ in range(drawn(150)):
         game = random_position(rng)
         function, args = game.__reduce__()
         assert load(function, args) == game
@@ -142,7 +143,7 @@ def test_the_examples_of_corrupt_game_pickles():
 
 def test_a_corrupt_engine_pickle_is_refused_or_plays_the_position_it_describes():
     rng = random.Random(10)
-    for _ in range(100):
+    for _ in range(drawn(100)):
         start = random_position(rng)
         engine = Engine(start)
         for _ in range(rng.randint(0, len(engine))):

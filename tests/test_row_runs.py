@@ -114,7 +114,7 @@ def check_against_the_dp(row: list[int]) -> None:
 
 def test_fusions_reading_a_run_in_place_against_the_dp():
     rng = random.Random(7108)
-    for _ in range(scaled(150, 15)):
+    for _ in range(scaled(drawn(150), 15)):
         n = rng.randint(80, 400)
         check_against_the_dp(peak_eating_runs(rng, n, rng.choice([5, 1000, 10**9])))
 

@@ -186,7 +186,7 @@ def test_thread_count_choice():
 def test_int64_overflow_falls_back_exactly_on_every_thread_count():
     rng = random.Random(2104)
     edges = [2**63 - 1, -(2**63), 2**62, -(2**62), 0, 1, -1]
-    for _ in range(scaled(150)):
+    for _ in range(scaled(drawn(150))):
         n = rng.randint(1, 30)
         row = [rng.choice(edges) if rng.random() < 0.6 else rng.randint(-9, 9) for _ in range(n)]
         arr = np.array(row, dtype=np.int64)
@@ -220,7 +220,7 @@ def test_floats_are_bit_for_bit_those_of_one_thread():
     are not (a new order of the additions could round differently). Either way the answers,
     rounding included, are one thread's."""
     rng = random.Random(2106)
-    for _ in range(scaled(400)):
+    for _ in range(scaled(drawn(400))):
         ints = small_row(rng, rng.randint(1, 40))
         if not all(abs(x) < 2**40 for x in ints):
             continue
@@ -272,7 +272,7 @@ def test_huge_floats_on_threads():
     ``Game``'s); where the machine's sums overflow, the exact answer rounded once."""
     big = 1.6e308
     rng = random.Random(2109)
-    for _ in range(scaled(200)):
+    for _ in range(scaled(drawn(200))):
         row = [rng.choice([big, -big, 1.0, -3.0, 2.5e307]) for _ in range(rng.randint(1, 12))]
         want = value(row, threads=1)
         assert repr(want) == repr(coinsrow.Game(rows=[row]).value())

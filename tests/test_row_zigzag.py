@@ -16,7 +16,7 @@ import pytest
 from coinsrow import _core, play, profits, value
 
 from checks import check_play
-from modes import machine_only, scaled
+from modes import drawn, machine_only, scaled
 from oracles import dp_value
 
 
@@ -53,7 +53,7 @@ def mixed(rng: random.Random, n: int, high: int) -> list[int]:
 @pytest.mark.slow
 def test_small_zigzags_against_the_dp():
     rng = random.Random(9301)
-    for trial in range(scaled(400, 4)):
+    for trial in range(scaled(drawn(400), 4)):
         n = rng.randint(0, 90)
         row = (zigzag if trial % 2 else mixed)(rng, n, rng.choice([3, 20, 10**6]))
         arr = np.array(row, dtype=np.int64)

@@ -232,7 +232,7 @@ def _same_games(fast: Game, general: Game) -> None:
 @pytest.mark.slow
 def test_small_games_against_the_general_path_and_brute_force():
     rng = random.Random(5)
-    for game in range(scaled(1500)):
+    for game in range(scaled(drawn(1500))):
         lo, hi = rng.choice(((-4, 9), (0, 2), (-2**62, 2**62), (-(2**63), INT64_MAX)))
         rows, stacks = random_game(rng, rng.choice((0, 1, 4, 9, 14)), lo, hi)
         if game % 7 == 0:

@@ -16,6 +16,7 @@ import coinsrow
 from coinsrow import Game, Move, Playout, profits, simulate, value
 
 from generators import random_forest, random_parents, random_row
+from modes import drawn
 from oracles import after_move, brute_forest_solver, brute_forest_value, brute_value, dp_value
 
 ONE_ROW = ("optimal", "greedy", "lookahead", "random")  # usable by either player on one row
@@ -87,7 +88,7 @@ def test_optimal_against_optimal_on_fractions_decimals_floats():
 @pytest.mark.slow
 def test_optimal_first_never_ends_below_the_value_on_rows():
     rng = random.Random(4003)
-    for _ in range(700):
+    for _ in range(drawn(700)):
         row = random_row(rng, rng.randint(0, 25))
         expected = dp_value(row)
         assert value(row) == expected
@@ -99,7 +100,7 @@ def test_optimal_first_never_ends_below_the_value_on_rows():
 @pytest.mark.slow
 def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
     rng = random.Random(4004)
-    for _ in range(700):
+    for _ in range(drawn(700)):
         row = random_row(rng, rng.randint(0, 25))
         expected = dp_value(row)
         firsts = ONE_ROW + (_random_callable(rng),) + (("parity",) if len(row) % 2 == 0 else ())
@@ -111,7 +112,7 @@ def test_no_strategy_ends_above_the_value_against_optimal_on_rows():
 @pytest.mark.slow
 def test_optimal_against_strategies_on_rows_and_stacks():
     rng = random.Random(4005)
-    for _ in range(400):
+    for _ in range(drawn(400)):
         rows, stacks = _random_game(rng)
         game = Game(rows=rows, stacks=stacks)
         expected = brute_value(rows, stacks)
@@ -139,7 +140,7 @@ def test_optimal_bounds_hypothesis(row, other, seed):
 @pytest.mark.slow
 def test_parity_never_loses_on_even_rows():
     rng = random.Random(4006)
-    for _ in range(600):
+    for _ in range(drawn(600)):
         row = random_row(rng, 2 * rng.randint(0, 15))
         evens, odds = sum(row[0::2]), sum(row[1::2])
         for second in ONE_ROW + (_random_callable(rng),):
@@ -544,7 +545,7 @@ def test_forest_strategies_follow_their_rules_and_optimal_play_the_oracles_moves
     the same draws of the same generator), and each optimal move keeps the minimax value
     (coin - value after = value before), whoever the opponent is."""
     rng = random.Random(4017)
-    for _ in range(200):
+    for _ in range(drawn(200)):
         rows, stacks = _random_game(rng)
         rows, stacks = rows[:2], stacks[:1]
         values, parents = random_forest(rng, rng.randint(0, 7))
