@@ -133,3 +133,28 @@ def test_forest_windows_and_its_twin_keep_the_same_roots(shape: str) -> None:
         assert machine.taken(node) and twin.taken(node)
     assert machine.roots() == twin.roots() == []
     assert machine.best() == twin.best() == (-1, True, -1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2**16 - 1, 2**16])
+@pytest.mark.parametrize("parents_first", [True, False])
+def test_forests_on_either_side_of_the_preorder_numbering(n: int, parents_first: bool) -> None:
+    """Below 2^16 slots the structure's heaps keep the slots' own numbering (or its reverse),
+    from there on they are renumbered in preorder: either way the value, the best move and
+    the roots are its twin's, over a stretch of the optimal line and random takes."""
+    rng = random.Random(n + parents_first)
+    values = [rng.randint(-10**6, 10**6) for _ in range(n)]
+    parents = [-1] + [rng.randrange(v) for v in range(1, n)]  # each parent before its child
+    if not parents_first:
+        values, parents = relabelled(values, parents, list(range(n))[::-1])
+    args = (array("q"), array("q"), 0, 0, array("q", parents), bytes(n))
+    machine = _core.ForestWindows(array("q", values), *args)
+    twin = _core.ForestWindowsExact(list(values), *args)
+    assert machine.value() == twin.value()
+    for _ in range(40):
+        assert machine.best() == twin.best()
+        node = machine.best()[2] if rng.random() < 0.7 else rng.choice(machine.roots())
+        machine.take_node(node)
+        twin.take_node(node)
+        assert machine.value() == twin.value()
+    assert machine.roots() == twin.roots()

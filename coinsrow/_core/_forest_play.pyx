@@ -262,6 +262,8 @@ cdef int _slot_preorder(int64_t n, const int64_t *par, int kind, const int64_t *
 cdef enum:
     # Marks a record absorbed (in its sibling link, which it no longer needs).
     _SLOT_ABSORBED = -3
+    # From this many slots on (2 MiB of records), they are numbered in preorder.
+    _SLOT_PREORDER_FROM = 1 << 16
 
 
 cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
@@ -277,7 +279,8 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
     released one block each are sorted as one chain (by key, then slot) from _FOREST_RUN
     of them on. O(n log n); NO_MEMORY on refused scratch.
 
-    The slots are renumbered in preorder first (``_slot_preorder``), each one's record
+    From _SLOT_PREORDER_FROM slots on (or with the parents in no order) the slots are
+    renumbered in preorder first (``_slot_preorder``), each one's record
     (key, heap links, its slot for the ties) at its new id, and visited by decreasing new
     id: a vertex's subtree, whose heaps it melds and pops, is then one range of records
     instead of records anywhere in memory. What a pop returns depends on the order (key,
@@ -310,12 +313,20 @@ cdef int _slot_blocks(int64_t n, const int64_t *par, coin_t *coin, coin_t *K,
         first = position + size
         kind = _children_first_kind(n, par)
         count = n
-        if kind == 2:
-            order = <int64_t *> malloc(size * sizeof(int64_t))
-            if order == NULL:
-                return NO_MEMORY
-            count = _kahn_order(n, par, order, first)  # ``first`` lends its room
-        _slot_preorder(n, par, kind, order, count, first, position)
+        if kind != 2 and n < _SLOT_PREORDER_FROM:
+            # The records fit in the caches: any numbering with the parents first will do,
+            # the slots' own (kind 0) or its reverse (kind 1). An Engine of a random
+            # 20,000-node forest: 0.95 -> 0.82 ms; of 5,000 nodes: 0.23 -> 0.12 ms (lower
+            # quartile of CPU times; at 65,536 nodes either way 3.3-3.6 ms).
+            for v in range(n):
+                position[v] = v if kind == 0 else n - 1 - v
+        else:
+            if kind == 2:
+                order = <int64_t *> malloc(size * sizeof(int64_t))
+                if order == NULL:
+                    return NO_MEMORY
+                count = _kahn_order(n, par, order, first)  # ``first`` lends its room
+            _slot_preorder(n, par, kind, order, count, first, position)
         # The records, in one pass by slot: each written at its new id, with its parent's.
         for v in range(n):
             _forest_signals(v)
