@@ -349,7 +349,11 @@ class Engine:
                                     self._data[flat]))
             from_left = True  # a stack's top is the start of its coins
         else:
-            node = flat - cast(LiveForest, self._forest).base
+            # Narrowed by an assert, not typing.cast: cast is a Python call, some 50 ns of a
+            # forest move's 1.1 us (a 20,000-node forest, 2,000 take(best_move())).
+            forest = self._forest
+            assert forest is not None  # a flat index past the components: a forest's node
+            node = flat - forest.base
             move = _new_move(Move, ("tree", node, "root", node, self._data[flat]))
             c = -1
         self._offered = (left, move, c, from_left)
@@ -537,7 +541,8 @@ class Engine:
                 return played
 
     def _take_node(self, node: int) -> None:
-        forest = cast(LiveForest, self._forest)
+        forest = self._forest
+        assert forest is not None  # nodes are taken only where there is a forest
         try:
             self._windows.take_node(node)
             forest.take(node)
