@@ -299,7 +299,7 @@ class BuildExt(build_ext):
         self.cythonize()
         # The longest compiles first (the C's size stands for the time), so that no long one
         # starts last beside an idle core: 18.4 -> 17.8 s from the first compile to the last
-    # link on 2 cores (two fresh builds each; 17.2 s is the sum over two).
+        # link on 2 cores (two fresh builds each; 17.2 s is the sum over two).
         self.extensions.sort(key=lambda ext: -sum(Path(s).stat().st_size for s in ext.sources))
         super().run()
         mode_file.parent.mkdir(parents=True, exist_ok=True)

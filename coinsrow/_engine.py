@@ -349,8 +349,9 @@ class Engine:
                                     self._data[flat]))
             from_left = True  # a stack's top is the start of its coins
         else:
-            # Narrowed by an assert, not typing.cast: cast is a Python call, some 50 ns of a
-            # forest move's 1.1 us (a 20,000-node forest, 2,000 take(best_move())).
+            # Narrowed by an assert, not typing.cast (here and in _take_node): cast is a Python
+            # call. A 20,000-node forest's Engine built and 2,000 take(best_move()): 3.12 ->
+            # 2.94 ms, some 90 ns a move (best of 6, alternating with the casts).
             forest = self._forest
             assert forest is not None  # a flat index past the components: a forest's node
             node = flat - forest.base
