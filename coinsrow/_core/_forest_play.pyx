@@ -66,8 +66,9 @@ cdef inline int64_t _order_at(int kind, int64_t n, const int64_t *order, int64_t
 # -- pairing heaps over vertex ids -------------------------------------------------------------
 # A vertex's key, heap links and original id in one record, so that visiting a heap's node
 # costs one memory access where separate arrays cost several. The records are numbered in
-# preorder (``_slot_preorder``); the order of the heaps is the larger key first, then the
-# lower original id (the tie rule's slot), which the record carries for that.
+# preorder (``_slot_preorder``) from _SLOT_PREORDER_FROM slots on, or when the parents are in
+# no order, else as the slots (or in reverse); the order of the heaps is the larger key first,
+# then the lower original id (the tie rule's slot), which the record carries for that.
 
 cdef struct _SlotNode:
     uint64_t key      # the bits of a coin_t (_slot_key)
