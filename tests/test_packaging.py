@@ -39,6 +39,7 @@ MAX_RELEASE_CORE_BYTES = 2_100_000 if OLDER_API else 2_160_000
 # helpers in each kernel module compiled for size but those every call runs (61 KB).
 MAX_STRIPPED_CORE_BYTES = 1_800_000
 
+
 def _core_modules() -> list[Path]:
     # This interpreter's modules only: an in-place build for several Pythons leaves each one's.
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
