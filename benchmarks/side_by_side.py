@@ -1,6 +1,6 @@
 """The before/after speed table of a change: two checkouts timed side by side.
 
-    python benchmarks/side_by_side.py BEFORE AFTER [--rounds 3] [--only rows,forests]
+    python benchmarks/side_by_side.py BEFORE AFTER [--rounds 5] [--only rows,forests]
     python benchmarks/side_by_side.py BEFORE AFTER --quick     # small sizes, a few seconds
 
 BEFORE and AFTER are the roots of two checkouts of coinsrow, each built in place
@@ -18,9 +18,17 @@ Why it is built so:
   ``coinsrow`` module it loaded lies under its own root, and the answers of every workload (the
   value, the profits, a hash of the moves) must be the same on both sides and in every round.
   A difference is an error (exit status 1), never a timing.
-- A time is the best of ``--repeats`` timings, each of enough calls to last some 30 ms, with
-  the garbage collector off: the best is the time least disturbed by the other programs of a
-  shared machine. Calls on one thread (``threads=1`` where the call takes it) are timed in CPU
+- A time is the best of ``--repeats`` timings, each of enough calls to last some 2 ms (one
+  call, for most workloads), with the garbage collector off: the best is the time least
+  disturbed by the other programs of a shared machine, and short timings give it more chances
+  to fall between two bursts of their work.
+- Each process starts by allocating a buffer of a random size (below 64 KiB, drawn from the
+  round and the side, so a run is repeatable): it shifts where every later buffer lands in the
+  heap. Without it the checkout's path alone (its length, in ``sys.path`` and in the strings
+  made from it) fixed the heap's layout, and with it the alignment of a kernel's buffers
+  against each other, the same in every round of a side: two copies of one build differed by
+  3% to 7% on some rows, in every round. With it, each side's best time is its best over
+  several layouts. Calls on one thread (``threads=1`` where the call takes it) are timed in CPU
   time (``time.process_time``), which another program's work barely moves; the calls on two
   threads are timed in wall time (``time.perf_counter``; CPU time would add both threads' work)
   and are labelled ``wall``.
@@ -42,6 +50,12 @@ times to be trusted. Rows whose ratio is above ``--flag`` (1.03: 3% slower) are 
 The geometric means of the ratios, over all rows and per group, close the table. The markdown
 table and a JSON file of every raw time are written to ``--out``.
 
+What the table can resolve: time the same commit against itself first (an A/A run: one build
+copied to a second directory, ``cp -a``, given as BEFORE and AFTER). On the 2-core machine of
+docs/rows.md, 63 row workloads at 10^6 coins, 11 rounds of 20 repeats: every A/A ratio within
+0.975 to 1.012; with the earlier settings (timings of 30 ms, no layout shift, 5 rounds of 7)
+0.920 to 1.124, eleven rows above 1.03.
+
 On a shared machine, run one benchmark at a time (for instance under ``flock`` on a lock file
 that every benchmark takes).
 """
@@ -57,6 +71,7 @@ import json
 import math
 import os
 import platform
+import random
 import shlex
 import subprocess
 import sys
@@ -69,7 +84,13 @@ from pathlib import Path
 from typing import Any
 
 GROUPS = ("rows", "floats", "threads", "components", "forests", "engine", "subrows", "batch")
-_TARGET_SECONDS = 0.03  # a timing lasts at least this long: the clock's own cost vanishes
+# A timing lasts at least this long: the clock's own cost (well under a microsecond) vanishes,
+# and a timing stays short enough to fit between two bursts of another program's work.
+_TARGET_SECONDS = 0.002
+# Each timing process first allocates a buffer of a random size below this (the module
+# docstring says why); Python allocates a bytearray of 512 bytes or more with malloc.
+_LAYOUT_BYTES = 1 << 16
+_layout_buffer = bytearray()
 _HERE = Path(__file__).resolve()
 _DEFAULT_OUT = _HERE.parent / "results" / "side-by-side"
 
@@ -281,6 +302,8 @@ def _modules_outside(root: Path) -> list[str]:
 
 def _time_side(config: dict) -> dict:
     """One round of one side (in its own process): every workload's answer and best time."""
+    global _layout_buffer
+    _layout_buffer = bytearray(config["layout"])  # kept until the process ends
     root = Path(config["root"]).resolve()
     sys.path.insert(0, str(root))
     import coinsrow
@@ -299,7 +322,7 @@ def _time_side(config: dict) -> dict:
         seconds = _best_time(workload.call, workload.clock, config["repeats"])
         rows.append({"name": workload.name, "group": workload.group, "clock": workload.clock,
                      "seconds": seconds, "answer": answer})
-    return {"coinsrow": coinsrow.__file__, "workloads": rows}
+    return {"coinsrow": coinsrow.__file__, "layout": config["layout"], "workloads": rows}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,10 +429,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                     "processes, and write the before/after table.")
     parser.add_argument("before", type=Path, help="root of the checkout before the change")
     parser.add_argument("after", type=Path, help="root of the checkout after the change")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="rounds; each times both sides, before then after (default 3)")
-    parser.add_argument("--repeats", type=int, default=5,
-                        help="timings a workload a round; its time is the best (default 5)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds; each times both sides, before then after (default 5)")
+    parser.add_argument("--repeats", type=int, default=20,
+                        help="timings a workload a round; its time is the best (default 20)")
     parser.add_argument("--only", default=",".join(GROUPS),
                         help=f"comma-separated workload groups (default all: {','.join(GROUPS)})")
     parser.add_argument("--n", type=int, default=None,
@@ -465,7 +488,8 @@ def main(argv: list[str] | None = None) -> int:
         for side in ("before", "after"):
             print(f"round {number}/{args.rounds}: {side} ({getattr(args, side)})",
                   file=sys.stderr, flush=True)
-            measured[side] = _run_side(getattr(args, side), config)
+            layout = random.Random(f"{number} {side}").randrange(_LAYOUT_BYTES)
+            measured[side] = _run_side(getattr(args, side), {**config, "layout": layout})
         rounds.append(measured)
         problems = _check_answers(rounds)
         if problems:
@@ -487,7 +511,8 @@ def main(argv: list[str] | None = None) -> int:
         f"- CPU: {_cpu()}; Python {platform.python_version()}",
         f"- load averages (1, 5, 15 min): {load_at_start} at the start, {_load()} at the end",
         "- a time is the best over all rounds of the best of "
-        f"{args.repeats} timings; cpu: time.process_time on one thread, wall: "
+        f"{args.repeats} timings of at least {_TARGET_SECONDS * 1e3:g} ms; each process shifts "
+        "its heap by a random allocation; cpu: time.process_time on one thread, wall: "
         "time.perf_counter",
         "",
     ]
