@@ -43,8 +43,9 @@ __all__ = ["Engine"]
 # directly on the hot paths (a Python function around it cost 0.1 us a move).
 _new_move: Callable[[type[Move], tuple], Move] = cast(Any, tuple.__new__)
 
-# Held while a short engine's storage is made, when first needed (Engine._short_coins), so
-# that it is made once: its positions, games and copies share it.
+# Held while a short engine's storage is made, when first needed
+# (_ShortRowEngine._short_coins), so that it is made once: its positions, games and copies
+# share it.
 _SHORT_STORAGE = threading.Lock()
 
 
@@ -162,12 +163,14 @@ class Engine:
                 # One short row of ints: played by a compiled object (``ShortEngine``), each
                 # method one call into it. An Engine of 8 coins and its 8 moves took 10.3 us
                 # through the window structure and the Python bookkeeping around it, 2.6 us
-                # so (benchmarks/small_calls.py). Only ``_short`` is set: the methods that
-                # need a position build it from the object (``_short_where``). No lock
-                # either (0.13 us): each of the object's methods is atomic, and a move
-                # checked in Python is played only if the position is still the one it was
-                # checked on (``_short_take``).
-                self._short: short_rows.ShortEngine | None = short
+                # so (benchmarks/small_calls.py). Its methods are a subclass's, so that
+                # Engine's own take no branch for it: a row's take(best_move()) ran 10,559
+                # instructions with the two branches, 10,203 without (callgrind, a row of
+                # 10^5 coins), and took 3% longer. The class is switched here rather than
+                # chosen in a __new__: 295 against 365 ns to build an Engine of 8 coins (best
+                # of 11 timeit runs).
+                self.__class__ = _ShortRowEngine
+                self._short = short
                 return
             position = _row_position(game)
         else:
@@ -182,7 +185,6 @@ class Engine:
         of it) of ``initial``'s storage, which it remembers as the position it started from
         (for pickling). O(n log n)."""
         coins = initial.coins
-        self._short = None
         # One operation at a time: threads sharing an engine take turns (see the class).
         self._lock = threading.RLock()
         self._coins = coins
@@ -217,11 +219,7 @@ class Engine:
     def __copy__(self) -> Engine:
         """An independent engine at the same position (moves on one leave the other alone),
         sharing the immutable coins. O(n log n): its structure is built again."""
-        twin = Engine.__new__(Engine)
-        short = self._short
-        if short is not None:
-            twin._short = short.copy()
-            return twin
+        twin = object.__new__(Engine)
         with self._lock:
             starts, stops = array("q", self._starts), array("q", self._stops)
             forest = None if self._forest is None else self._forest.state()
@@ -235,12 +233,6 @@ class Engine:
         """Pickled as the ``Game`` it started from and the coins taken since from each end of
         each component (and the forest's nodes, parents first); unpickling plays them again
         (O(n log n))."""
-        short = self._short
-        if short is not None:
-            n = len(self._short_coins().data)
-            start_at, stop_at = short.bounds()
-            return _unpickle_engine, (game_at(self._short_where(0, n)), [start_at],
-                                      [n - stop_at])
         initial_starts, initial_stops, initial_forest = self._initial
         start = game_at(Position(self._coins, initial_starts, initial_stops, initial_forest))
         with self._lock:
@@ -254,35 +246,15 @@ class Engine:
     # -- reading the position ---------------------------------------------------------------
 
     def __len__(self) -> int:
-        short = self._short
-        return self._left if short is None else len(short)
+        return self._left
 
     def _where(self) -> Position:
-        short = self._short
-        if short is not None:
-            return self._short_where(*short.bounds())
         return Position(self._coins, self._starts, self._stops, self._forest)
-
-    def _short_coins(self) -> Coins:
-        """The storage of the row of a short engine, made when first needed, once. O(n)."""
-        with _SHORT_STORAGE:
-            try:
-                return self._coins
-            except AttributeError:  # not made yet
-                short = cast(short_rows.ShortEngine, self._short)  # a short engine's
-                self._coins = _row_storage(short.coins())
-                return self._coins
-
-    def _short_where(self, start: int, stop: int) -> Position:
-        """The position of a short engine whose row's coins ``[start, stop)`` are left."""
-        return Position(self._short_coins(), array("q", (start,)), array("q", (stop,)))
 
     @property
     def game(self) -> Game:
         """The current position as an immutable ``Game`` (O(k) for k rows and stacks; O(n)
         with a forest)."""
-        if self._short is not None:
-            return game_at(self._where())
         with self._lock:
             forest = None if self._forest is None else self._forest.state()
             return game_at(Position(self._coins, self._starts, self._stops, forest))
@@ -303,10 +275,6 @@ class Engine:
         >>> Engine([3, 2, 2, 3, 1, 2]).value()
         3
         """
-        short = self._short
-        if short is not None:
-            value: int = short.value()
-            return value
         # One call of the structure: atomic without the lock (its own critical section).
         return self._structure.number(self._windows.value())
 
@@ -330,10 +298,6 @@ class Engine:
         >>> Engine([1, 2, 1000, 3, 4, 900]).best_move()
         Move(kind='row', index=0, end='right', position=5, coin=900)
         """
-        short = self._short
-        if short is not None:
-            best: Move = short.best_move()
-            return best
         # One call of the structure (atomic: see value); the rest reads what never changes.
         # The coins left are read before the structure: a move of another thread in between
         # leaves fewer, and take() then checks the move as any other.
@@ -372,8 +336,6 @@ class Engine:
         list of Move
             Empty when the game is over.
         """
-        if self._short is not None:
-            return moves(self._where())  # a position read at once (see __init__)
         with self._lock:
             return moves(self._where())
 
@@ -416,8 +378,6 @@ class Engine:
         An engine of a short list of ints (see the class) has no window structure: its at
         most two moves are ``Game.move_values()`` of the position, O(n) for its n <= 64 coins.
         """
-        if self._short is not None:
-            return self.game.move_values()
         with self._lock:
             listed = moves(self._where())
             structure = self._structure
@@ -476,10 +436,6 @@ class Engine:
         >>> len(e), e.game.rows
         (2, ((5, 1),))
         """
-        short = self._short
-        if short is not None:
-            played = short.take(move)  # a move named as the engine names it: one call
-            return played if played is not None else self._short_take(short, move)
         with self._lock:
             offered = self._offered
             if offered is not None and move is offered[1] and offered[0] == self._left:
@@ -527,20 +483,6 @@ class Engine:
                 self._pop(component, played.end != "right")
             return played
 
-    def _short_take(self, short: short_rows.ShortEngine, move: Any) -> Move:
-        """``take`` of a short engine for a move its fast check left: checked by
-        ``resolve`` on the position, and played as ``resolve`` names it, which the fast
-        check takes as long as that coin is still at that end. If another thread took it
-        meanwhile, the move is checked again on the new position: each retry follows a
-        coin taken, so there are at most n."""
-        while True:
-            try:
-                _, _, _, played = resolve(move, self._short_where(*short.bounds()))
-            except MoveError as error:
-                raise ValueError(str(error)) from None
-            if short.take(played) is not None:
-                return played
-
     def _take_node(self, node: int) -> None:
         forest = self._forest
         assert forest is not None  # nodes are taken only where there is a forest
@@ -581,6 +523,84 @@ class Engine:
         return f"Engine({self.game!r})"
 
 
+class _ShortRowEngine(Engine):
+    """The engine of one short row of ints (``Engine.__init__`` makes it; see ``Engine``):
+    each method one call of the compiled ``ShortEngine``. It has no window structure and no
+    lock: each of the object's methods is atomic (the lock cost 0.13 us a call), and a move
+    checked in Python is played only if the position is still the one it was checked on
+    (``_short_take``). Only ``_short`` is set when it is made; ``_coins``, the row's storage,
+    when a method first needs a position (``_short_where``)."""
+
+    __slots__ = ()
+    _short: short_rows.ShortEngine
+
+    def __copy__(self) -> Engine:
+        twin = object.__new__(_ShortRowEngine)
+        twin._short = self._short.copy()
+        return twin
+
+    def __reduce__(self) -> tuple:
+        n = len(self._short_coins().data)
+        start_at, stop_at = self._short.bounds()
+        return _unpickle_engine, (game_at(self._short_where(0, n)), [start_at], [n - stop_at])
+
+    def __len__(self) -> int:
+        return len(self._short)
+
+    def _where(self) -> Position:
+        return self._short_where(*self._short.bounds())
+
+    def _short_coins(self) -> Coins:
+        """The storage of the row of a short engine, made when first needed, once. O(n)."""
+        with _SHORT_STORAGE:
+            try:
+                return self._coins
+            except AttributeError:  # not made yet
+                self._coins = _row_storage(self._short.coins())
+                return self._coins
+
+    def _short_where(self, start: int, stop: int) -> Position:
+        """The position of a short engine whose row's coins ``[start, stop)`` are left."""
+        return Position(self._short_coins(), array("q", (start,)), array("q", (stop,)))
+
+    @property
+    def game(self) -> Game:
+        return game_at(self._where())
+
+    def value(self) -> Number:
+        value: int = self._short.value()
+        return value
+
+    def best_move(self) -> Move:
+        best: Move = self._short.best_move()
+        return best
+
+    def moves(self) -> list[Move]:
+        return moves(self._where())  # a position read at once
+
+    def move_values(self) -> list[tuple[Move, Number]]:
+        return self.game.move_values()
+
+    def take(self, move: Move | str | Sequence[Any]) -> Move:
+        short = self._short
+        played = short.take(move)  # a move named as the engine names it: one call
+        return played if played is not None else self._short_take(short, move)
+
+    def _short_take(self, short: short_rows.ShortEngine, move: Any) -> Move:
+        """``take`` of a short engine for a move its fast check left: checked by
+        ``resolve`` on the position, and played as ``resolve`` names it, which the fast
+        check takes as long as that coin is still at that end. If another thread took it
+        meanwhile, the move is checked again on the new position: each retry follows a
+        coin taken, so there are at most n."""
+        while True:
+            try:
+                _, _, _, played = resolve(move, self._short_where(*short.bounds()))
+            except MoveError as error:
+                raise ValueError(str(error)) from None
+            if short.take(played) is not None:
+                return played
+
+
 def _unpickle_engine(start: Game, taken_left: Sequence[int], taken_right: Sequence[int],
                      taken_nodes: Sequence[int] = ()) -> Engine:
     """The engine of a pickle (``Engine.__reduce__``): ``start`` with the coins taken (the
@@ -611,7 +631,7 @@ def _unpickle_engine(start: Game, taken_left: Sequence[int], taken_right: Sequen
                                  f"{node!r} is not a root of its forest then")
             live.take(node)
         forest = live.state()
-    engine = Engine.__new__(Engine)
+    engine = object.__new__(Engine)
     engine._build(position, starts, stops, forest)
     return engine
 
