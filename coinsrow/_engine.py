@@ -119,9 +119,10 @@ class Engine:
     constant factor slower); so do floats whose magnitudes sum past 1e300, as Fractions,
     the answers rounded once. A list or tuple of at most 64 ints within int64 whose
     magnitudes sum to at most 2^63 - 1 is played by a compiled fast path instead
-    (``short_rows.engine``; not with ``COINSROW_EXACT=1``), with the same answers: building
-    O(n), ``value()`` and ``best_move()`` O(n) (the position solved again after a move; some
-    15 ns for 8 coins), ``take`` O(1).
+    (``short_rows.engine``, its engine an instance of a private subclass; not with
+    ``COINSROW_EXACT=1``), with the same answers: building O(n), ``value()`` and
+    ``best_move()`` O(n) (the position solved again after a move; some 15 ns for 8 coins),
+    ``take`` O(1).
 
     Parameters
     ----------
