@@ -21,17 +21,17 @@ Why it is built so:
 - A time is the best of ``--repeats`` timings, each of enough calls to last some 2 ms (one
   call, for most workloads), with the garbage collector off: the best is the time least
   disturbed by the other programs of a shared machine, and short timings give it more chances
-  to fall between two bursts of their work.
+  to fall between two bursts of their work. Calls on one thread (``threads=1`` where the call
+  takes it) are timed in CPU time (``time.process_time``), which another program's work
+  barely moves; the calls on two threads are timed in wall time (``time.perf_counter``; CPU
+  time would add both threads' work) and are labelled ``wall``.
 - Each process starts by allocating a buffer of a random size (below 64 KiB, drawn from the
   round and the side, so a run is repeatable): it shifts where every later buffer lands in the
   heap. Without it the checkout's path alone (its length, in ``sys.path`` and in the strings
   made from it) fixed the heap's layout, and with it the alignment of a kernel's buffers
   against each other, the same in every round of a side: two copies of one build differed by
   3% to 7% on some rows, in every round. With it, each side's best time is its best over
-  several layouts. Calls on one thread (``threads=1`` where the call takes it) are timed in CPU
-  time (``time.process_time``), which another program's work barely moves; the calls on two
-  threads are timed in wall time (``time.perf_counter``; CPU time would add both threads' work)
-  and are labelled ``wall``.
+  several layouts.
 
 The workload groups (``--only``): ``rows`` (value(), profits() and play() of every family of
 ``families.py`` at ``--n`` int64 coins), ``floats`` (value() and profits() of random float64
@@ -54,7 +54,9 @@ What the table can resolve: time the same commit against itself first (an A/A ru
 copied to a second directory, ``cp -a``, given as BEFORE and AFTER). On the 2-core machine of
 docs/rows.md, 63 row workloads at 10^6 coins, 11 rounds of 20 repeats: every A/A ratio within
 0.975 to 1.012; with the earlier settings (timings of 30 ms, no layout shift, 5 rounds of 7)
-0.920 to 1.124, eleven rows above 1.03.
+0.920 to 1.124, eleven rows above 1.03. Every workload, 11 rounds: 0.950 to 1.046, two rows
+above 1.03 (benchmarks/results/house-before-after/): a row a few percent over 1.03 in one run
+is within this machine's noise until it comes back in the next.
 
 On a shared machine, run one benchmark at a time (for instance under ``flock`` on a lock file
 that every benchmark takes).
