@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from ._bounds import pickled_bounds, pickled_ints
 from ._coins import FLOAT64, INT64, Coins, Number, column, storage
@@ -524,6 +524,20 @@ class Engine:
         return f"Engine({self.game!r})"
 
 
+_EngineClass = TypeVar("_EngineClass", bound=Engine)
+
+
+def _documented_as_engine(cls: type[_EngineClass]) -> type[_EngineClass]:
+    """``cls`` with the documentation of ``Engine``'s public methods it redefines, so that
+    ``help()`` on a short row's engine shows it."""
+    redefined: Any = cls
+    for name in ("value", "best_move", "moves", "move_values", "take"):
+        getattr(redefined, name).__doc__ = getattr(Engine, name).__doc__
+    redefined.game = property(redefined.game.fget, doc=Engine.game.__doc__)
+    return cls
+
+
+@_documented_as_engine
 class _ShortRowEngine(Engine):
     """The engine of one short row of ints (``Engine.__init__`` makes it; see ``Engine``):
     each method one call of the compiled ``ShortEngine``. It has no window structure and no

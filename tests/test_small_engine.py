@@ -170,6 +170,16 @@ def test_the_fast_path_is_taken():
     assert Game(rows=[[1.5]])._packed[3] is None  # a float game: read there, solved later
 
 
+@machine_only
+def test_a_short_engine_has_the_documentation_of_engine():
+    engine = Engine([3, 1, 2])
+    public = [name for name in dir(Engine) if not name.startswith("_")]
+    assert {"value", "best_move", "moves", "move_values", "take", "game"} <= set(public)
+    for name in public:
+        assert getattr(type(engine), name).__doc__ == getattr(Engine, name).__doc__, name
+        assert getattr(type(engine), name).__doc__, name
+
+
 @pytest.mark.skipif(not EXACT, reason="about COINSROW_EXACT=1")
 def test_the_exact_mode_takes_the_general_path():
     assert not isinstance(Engine([1, 2, 3]), _engine._ShortRowEngine)
