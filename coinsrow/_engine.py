@@ -155,7 +155,7 @@ class Engine:
 
     __slots__ = ("_coins", "_starts", "_stops", "_structure", "_windows", "_left",
                  "_one_row", "_n_rows", "_bases", "_data", "_initial", "_forest", "_lock",
-                 "_offered", "_short")
+                 "_offered", "_short")  # _short: _ShortRowEngine's (one layout for both)
 
     def __init__(self, game: Any) -> None:
         if game.__class__ is list or game.__class__ is tuple:
@@ -220,7 +220,7 @@ class Engine:
     def __copy__(self) -> Engine:
         """An independent engine at the same position (moves on one leave the other alone),
         sharing the immutable coins. O(n log n): its structure is built again."""
-        twin = object.__new__(Engine)
+        twin = Engine.__new__(Engine)
         with self._lock:
             starts, stops = array("q", self._starts), array("q", self._stops)
             forest = None if self._forest is None else self._forest.state()
@@ -646,7 +646,7 @@ def _unpickle_engine(start: Game, taken_left: Sequence[int], taken_right: Sequen
                                  f"{node!r} is not a root of its forest then")
             live.take(node)
         forest = live.state()
-    engine = object.__new__(Engine)
+    engine = Engine.__new__(Engine)
     engine._build(position, starts, stops, forest)
     return engine
 
